@@ -1,0 +1,49 @@
+"""tapeflow: TensorFlow's GradientTape automatic differentiation, rebuilt in pure Python on NumPy.
+
+Swap ``import tensorflow as tf`` for ``import tapeflow as tf``: tensors, variables, tapes and gradients behave
+as in TensorFlow 2.21, with the same values, dtypes, ``None`` gradients and errors.
+"""
+
+from . import _core
+from ._core import errors
+from ._core.dtypes import (
+    DType, as_dtype, bfloat16, complex64, complex128, float16, float32, float64, int8, int16, int32, int64,
+    resource, string, uint8, uint16, uint32, uint64, variant,
+)
+from ._core.dtypes import bool_ as bool  # noqa: A001 - TF's name
+from ._core.logs import get_logger
+from ._core.shape import TensorShape
+from ._core.tape import GradientTape, UnconnectedGradients
+from ._core.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from ._core.variable import Variable, VariableAggregation, VariableSynchronization, name_scope
+from .ops import operators as _operators
+from .ops.array_ops import (
+    broadcast_to, cast, fill, identity, ones, ones_like, range, rank, reshape, shape, size, stack, stop_gradient,
+    transpose, unstack, where, zeros, zeros_like,
+)
+from .ops.linalg_ops import matmul, norm
+from .ops.math_ops import (
+    abs, add, divide, equal, exp, floordiv, greater, greater_equal, less, less_equal, log, logical_and,
+    logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow, reciprocal, round, sigmoid, sign, sqrt, square, subtract, tanh, truediv,
+)
+from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
+from . import autodiff, dtypes, keras, linalg, math, nest, nn  # noqa: E402  (namespaces use the names above)
+
+_core.variable._install_operators()
+
+__version__ = "0.1.0"
+newaxis = None
+half, double = float16, float64
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggregation_method=None,
+              stop_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
+    """Graph-mode symbolic gradients: not available in eager execution, as in TensorFlow 2."""
+    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape "
+                       "instead.")
+
+
+def executing_eagerly():
+    """Always ``True``: tapeflow executes eagerly."""
+    return True
+

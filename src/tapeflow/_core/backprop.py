@@ -1,0 +1,123 @@
+"""The one backward pass: a reversed scan over a tape's records.
+
+1. Prune: a forward scan keeps only records downstream of a source (``reach`` holds the ids on such paths).
+2. Seed each floating target with its output gradient (ones by default).
+3. Walk the kept records in reverse program order (already a topological order, so no recursion and no sort).
+   Each record whose output has a gradient calls its op's rule with a ``needs`` mask; the gradients it returns
+   are summed back to the input's shape here, once, for every op (``unbroadcast``), and accumulated per id.
+   Gradients are popped as soon as their producer is processed, so memory is released along the way.
+
+``None`` is the symbolic zero throughout. Rules run through :func:`execute` like any op, so a tape that is still
+recording (an outer tape, or a persistent tape differentiated inside its own block) records the backward pass,
+which is how higher derivatives work.
+"""
+
+from __future__ import annotations
+
+from . import errors
+from .dtypes import TRAINABLE_NUMS
+
+__all__ = ["backward", "unbroadcast"]
+
+
+def _ops():
+    # Imported late: the op modules are built on this package.
+    from ..ops import array_ops, math_ops, reduction_ops
+
+    return math_ops, array_ops, reduction_ops
+
+
+def unbroadcast(g, shape):
+    """Sum ``g`` down to ``shape``: over leading axes and axes where ``shape`` is 1, then reshape."""
+    math_ops, array_ops, reduction_ops = _ops()
+    gshape = g._value.shape
+    lead = len(gshape) - len(shape)
+    axes = list(range(lead)) if lead > 0 else []
+    for i, d in enumerate(shape):
+        if d == 1 and i + lead >= 0 and gshape[i + lead] != 1:
+            axes.append(i + lead)
+    if axes:
+        g = reduction_ops.reduce_sum(g, axes)
+    if g._value.shape != tuple(shape):
+        g = array_ops.reshape(g, shape)
+    return g
+
+
+def _seed(target, og, math_ops, array_ops):
+    """The output gradient for ``target``: ones, or ``og`` converted and fitted to the target's shape."""
+    if og is None:
+        return array_ops.ones_like(target)
+    shape = target._value.shape
+    if og._value.shape != shape:
+        if og._value.size != target._value.size:
+            raise errors.op_error("Reshape", f"Input to reshape is a tensor with {og._value.size} values, but "
+                                  f"the requested shape has {target._value.size}", wrapped=False)
+        og = array_ops.reshape(og, shape)
+    return og
+
+
+def backward(records, targets, sources, output_gradients=None):
+    """Gradients of ``sum(targets)`` with respect to each source (a list with ``None`` where unconnected).
+
+    Args:
+        records: a tape's records, in program order.
+        targets: tensors, or variables (whose id is the target).
+        sources: tensors or variables.
+        output_gradients: optional list of tensors (or ``None``) aligned with ``targets``.
+    """
+    math_ops, array_ops, _ = _ops()
+    add = math_ops.add
+    source_ids = {s._id for s in sources}
+
+    reach = set(source_ids)
+    path = []
+    for rec in records:
+        for t in rec[1]:
+            if t._id in reach:
+                break
+        else:
+            continue
+        path.append(rec)
+        out = rec[2]
+        if type(out) is tuple:
+            reach.update(o._id for o in out)
+        else:
+            reach.add(out._id)
+
+    grads = {}
+    for i, target in enumerate(targets):
+        if target._id not in reach or target._value.dtype.num not in TRAINABLE_NUMS:
+            continue
+        og = output_gradients[i] if output_gradients is not None and i < len(output_gradients) else None
+        seed = _seed(target, og, math_ops, array_ops)
+        prev = grads.get(target._id)
+        grads[target._id] = seed if prev is None else add(prev, seed)
+
+    if grads:
+        for op, inputs, outputs, attrs, _where in reversed(path):
+            vjp = op.vjp
+            if op.num_outputs == 1:
+                oid = outputs._id
+                g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
+                if g is None or vjp is None:
+                    continue
+            else:
+                g = tuple([grads.get(o._id) if o._id in source_ids else grads.pop(o._id, None) for o in outputs])
+                if vjp is None or all(x is None for x in g):
+                    continue
+            needs = tuple([t._id in reach and t._value.dtype.num in TRAINABLE_NUMS for t in inputs])
+            if op.vjp_needs:
+                in_grads = vjp(g, outputs, *inputs, needs=needs, **attrs)
+            else:
+                in_grads = vjp(g, outputs, *inputs, **attrs)
+            if len(inputs) == 1:
+                in_grads = (in_grads,)
+            for t, need, ig in zip(inputs, needs, in_grads):
+                if not need or ig is None:
+                    continue
+                if ig._value.shape != t._value.shape:
+                    ig = unbroadcast(ig, t._value.shape)
+                tid = t._id
+                prev = grads.get(tid)
+                grads[tid] = ig if prev is None else add(prev, ig)
+    return [grads.get(s._id) if s._value.dtype.num in TRAINABLE_NUMS else None for s in sources]

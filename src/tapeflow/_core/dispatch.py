@@ -1,0 +1,160 @@
+"""The one dispatch point: every op, from every public function and operator, runs through :func:`execute`.
+
+``execute`` checks dtypes, runs the op's NumPy forward, wraps the result, and records the op on each active
+tape of this thread that watches one of its inputs. With no tape active the cost above NumPy is a few attribute
+reads and one tensor allocation. A later tracing compiler intercepts ops here too.
+
+A tape's recording is a :class:`Recording`: an ordered list of records plus the set of tensor ids it tracks
+(watched tensors and variables, and every output of a recorded op). A record is a plain tuple
+``(op, inputs, outputs, attrs, where)``: program order is already a topological order, so the backward pass is
+one reversed scan, and tuples are the cheapest thing Python can build on the per-op path.
+"""
+
+from __future__ import annotations
+
+from . import errors
+from .dtypes import TRAINABLE_NUMS, dtype_of
+from .registry import defop
+from .state import STATE, user_frame
+from .tensor import wrap
+
+__all__ = ["execute", "Recording", "record_variable_read", "EMPTY"]
+
+EMPTY = {}
+
+_DT = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+class Recording:
+    """What one tape has recorded: ``records`` in program order and the ``tracked`` tensor ids.
+
+    Also keeps the variables watched (in first-watch order) and whether reads auto-watch variables.
+    """
+
+    __slots__ = ("records", "tracked", "variables", "watch_accessed", "__weakref__")
+
+    def __init__(self, watch_accessed_variables=True):
+        self.records = []
+        self.tracked = set()
+        self.variables = {}
+        self.watch_accessed = watch_accessed_variables
+
+    def watch_variable(self, var):
+        self.tracked.add(var._id)
+        self.variables.setdefault(var._id, var)
+
+    def watched_variables(self):
+        return tuple(self.variables.values())
+
+
+def _dtype_error(op, inputs):
+    first = dtype_of(inputs[0]._value.dtype).name
+    for i, t in enumerate(inputs):
+        dt = dtype_of(t._value.dtype).name
+        if dt != first:
+            return errors.InvalidArgumentError(
+                None, None, f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
+                f"{_DT.get(first, first)} tensor but is a {_DT.get(dt, dt)} tensor [Op:{op.name}] name: ")
+    return None
+
+
+def _allowed_error(op, inputs):
+    dt = dtype_of(inputs[0]._value.dtype).name
+    names, dt_names = op.allowed_text()
+    sig = op.signature or {1: "x:T -> y:T", 2: "x:T, y:T -> z:T"}.get(len(inputs), "")
+    return errors.InvalidArgumentError(
+        None, None, f"Value for attr 'T' of {_DT.get(dt, dt)} is not in the list of allowed values: {names}\n"
+        f"\t; NodeDef: {{{{node {op.name}}}}}; Op<name={op.name}; signature={sig}; attr=T:type,"
+        f"allowed=[{dt_names}]> [Op:{op.name}] name: ")
+
+
+def _forward_error(op, exc, values, attrs):
+    if op.on_error is not None:
+        err = op.on_error(exc, values, attrs)
+        if err is not None:
+            return err
+    shapes = ", ".join(errors.shape_str(getattr(v, "shape", ())) for v in values)
+    kinds = ", ".join(dtype_of(v.dtype).name for v in values if hasattr(v, "dtype"))
+    return errors.op_error(op.name, f"{exc} (input shapes: {shapes}; dtypes: {kinds})")
+
+
+def execute(op, inputs, attrs=EMPTY):
+    """Run ``op`` on ``inputs`` (a tuple of tensors) with ``attrs``; return its tensor output(s).
+
+    Raises TensorFlow's errors for wrong dtypes and for failures of the forward computation. A failed op
+    records nothing, so the tapes stay usable.
+    """
+    if op.same_dtype and len(inputs) > 1:
+        num = inputs[0]._value.dtype.num
+        for t in inputs:
+            if t._value.dtype.num != num:
+                err = _dtype_error(op, inputs)
+                if err is not None:
+                    raise err
+    if op.allowed_nums is not None and inputs and inputs[0]._value.dtype.num not in op.allowed_nums:
+        raise _allowed_error(op, inputs)
+    try:
+        if len(inputs) == 2 and not attrs:
+            out = op.forward(inputs[0]._value, inputs[1]._value)
+        elif len(inputs) == 1:
+            out = op.forward(inputs[0]._value, **attrs)
+        else:
+            out = op.forward(*[t._value for t in inputs], **attrs)
+    except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, MemoryError,
+            OverflowError, KeyError) as exc:
+        raise _forward_error(op, exc, [t._value for t in inputs], attrs) from None
+    if op.num_outputs == 1:
+        result = wrap(out)
+    else:
+        result = tuple([wrap(o) for o in out])
+    tapes = STATE.tapes
+    if tapes:
+        _record(op, inputs, result, attrs, tapes)
+    return result
+
+
+def _record(op, inputs, outputs, attrs, tapes):
+    """Append the op to every active tape that tracks one of its floating inputs."""
+    where = None
+    for rec in tapes:
+        tracked = rec.tracked
+        for t in inputs:
+            if t._id in tracked and t._value.dtype.num in TRAINABLE_NUMS:
+                break
+        else:
+            continue
+        if where is None:
+            where = user_frame()
+        rec.records.append((op, inputs, outputs, attrs, where))
+        if op.num_outputs == 1:
+            tracked.add(outputs._id)
+        else:
+            for o in outputs:
+                tracked.add(o._id)
+
+
+def record_variable_read(var, tensor, tapes):
+    """A read of ``var`` returned ``tensor``: auto-watch ``var`` where asked, and record the read."""
+    where = None
+    for rec in tapes:
+        if rec.watch_accessed and var._trainable and var._id not in rec.variables:
+            rec.watch_variable(var)
+        if var._id in rec.tracked and var._value.dtype.num in TRAINABLE_NUMS:
+            if where is None:
+                where = user_frame()
+            rec.records.append((READ_VARIABLE, (var,), tensor, EMPTY, where))
+            rec.tracked.add(tensor._id)
+
+
+def _read_forward(value):
+    return value
+
+
+def _read_grad(g, ans, var):
+    return g
+
+
+# Reading a variable is a recorded identity from the variable's id to the tensor read: gradients for the
+# variable are the sum over its reads, and a value read before the tape started stays unconnected.
+READ_VARIABLE = defop("ReadVariableOp", same_dtype=False)(_read_forward)
+READ_VARIABLE.defvjp(_read_grad)

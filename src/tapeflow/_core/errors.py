@@ -1,0 +1,96 @@
+"""``tf.errors``: TensorFlow's exception classes, with the same names, codes and constructor.
+
+Helpers at the bottom build the messages TensorFlow's kernels print, so every op words its errors one way.
+"""
+
+__all__ = [
+    "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",
+    "NotFoundError", "AlreadyExistsError", "PermissionDeniedError", "UnauthenticatedError",
+    "ResourceExhaustedError", "FailedPreconditionError", "AbortedError", "OutOfRangeError",
+    "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+]
+
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
+ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION = 6, 7, 8, 9
+ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED = 10, 11, 12, 13, 14, 15, 16
+
+
+class OpError(Exception):
+    """The base class of errors raised while running an op (``tf.errors.OpError``)."""
+
+    _code = UNKNOWN
+
+    def __init__(self, node_def, op, message, *args):
+        super().__init__(message)
+        self._node_def = node_def
+        self._op = op
+        self._message = message
+        self._error_code = args[0] if args else self._code
+
+    @property
+    def message(self):
+        return self._message
+
+    @property
+    def op(self):
+        return self._op
+
+    @property
+    def node_def(self):
+        return self._node_def
+
+    @property
+    def error_code(self):
+        return self._error_code
+
+    def __reduce__(self):
+        return type(self), (self._node_def, self._op, self._message, self._error_code)
+
+    def __str__(self):
+        return self._message
+
+
+def _make(name, code, doc):
+    cls = type(name, (OpError,), {"_code": code, "__doc__": doc, "__module__": __name__})
+
+    def __init__(self, node_def, op, message, *args):
+        OpError.__init__(self, node_def, op, message, *(args or (code,)))
+
+    cls.__init__ = __init__
+    return cls
+
+
+CancelledError = _make("CancelledError", CANCELLED, "An operation was cancelled.")
+UnknownError = _make("UnknownError", UNKNOWN, "Unknown error.")
+InvalidArgumentError = _make("InvalidArgumentError", INVALID_ARGUMENT, "An op received an invalid argument.")
+DeadlineExceededError = _make("DeadlineExceededError", DEADLINE_EXCEEDED, "A deadline expired.")
+NotFoundError = _make("NotFoundError", NOT_FOUND, "A requested entity was not found.")
+AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS, "An entity already exists.")
+PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED, "Permission denied.")
+UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "No valid credentials.")
+ResourceExhaustedError = _make("ResourceExhaustedError", RESOURCE_EXHAUSTED, "A resource was exhausted.")
+FailedPreconditionError = _make("FailedPreconditionError", FAILED_PRECONDITION, "A precondition failed.")
+AbortedError = _make("AbortedError", ABORTED, "An operation was aborted.")
+OutOfRangeError = _make("OutOfRangeError", OUT_OF_RANGE, "An operation went out of range.")
+UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, "An operation is not implemented.")
+InternalError = _make("InternalError", INTERNAL, "An internal error.")
+UnavailableError = _make("UnavailableError", UNAVAILABLE, "The runtime is unavailable.")
+DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss.")
+
+# The device TensorFlow names in kernel errors; tapeflow runs where NumPy runs, which TF would call this.
+CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+def op_error(op_name, message, cls=None, wrapped=True):
+    """An error as TensorFlow's eager kernels word it: ``{{function_node ...}} <message> [Op:<op>] name: ``.
+
+    ``wrapped`` adds the ``{{function_node __wrapped__...}}`` prefix TF prints for errors raised while a kernel
+    runs (as opposed to while the op is validated before running).
+    """
+    prefix = f"{{{{function_node __wrapped__{op_name}_device_{CPU_DEVICE}}}}} " if wrapped else ""
+    return (cls or InvalidArgumentError)(None, None, f"{prefix}{message} [Op:{op_name}] name: ")
+
+
+def shape_str(shape) -> str:
+    """``[2,3]``: how TF's kernels print a shape."""
+    return "[" + ",".join(str(d) for d in shape) + "]"

@@ -1,0 +1,101 @@
+"""``tf.nest``: flatten and rebuild nested structures of lists, tuples, dicts and namedtuples.
+
+Dict keys are visited in sorted order, as TensorFlow does, so a structure and its flattening always agree.
+"""
+
+from __future__ import annotations
+
+__all__ = ["flatten", "pack_sequence_as", "map_structure", "is_nested", "assert_same_structure"]
+
+
+def is_nested(structure) -> bool:
+    """Whether ``structure`` is a list, tuple or dict (a container ``flatten`` descends into)."""
+    return isinstance(structure, (list, tuple, dict))
+
+
+def _children(structure):
+    if isinstance(structure, dict):
+        return [structure[k] for k in _sorted_keys(structure)]
+    return list(structure)
+
+
+def _sorted_keys(d):
+    try:
+        return sorted(d)
+    except TypeError:
+        return list(d)
+
+
+def flatten(structure, expand_composites=False):
+    """The leaves of ``structure`` in order, as a list (a leaf alone gives ``[leaf]``)."""
+    if not is_nested(structure):
+        return [structure]
+    out = []
+    stack = [iter(_children(structure))]
+    while stack:
+        for item in stack[-1]:
+            if is_nested(item):
+                stack.append(iter(_children(item)))
+                break
+            out.append(item)
+        else:
+            stack.pop()
+    return out
+
+
+def _rebuild(structure, leaves, pos):
+    if not is_nested(structure):
+        return leaves[pos], pos + 1
+    if isinstance(structure, dict):
+        values = {}
+        for k in _sorted_keys(structure):
+            values[k], pos = _rebuild(structure[k], leaves, pos)
+        return type(structure)((k, values[k]) for k in structure), pos
+    items = []
+    for child in structure:
+        value, pos = _rebuild(child, leaves, pos)
+        items.append(value)
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*items), pos
+    return type(structure)(items), pos
+
+
+def pack_sequence_as(structure, flat_sequence):
+    """Rebuild ``structure`` with the leaves taken in order from ``flat_sequence``."""
+    flat_sequence = list(flat_sequence)
+    if not is_nested(structure):
+        if len(flat_sequence) != 1:
+            raise ValueError(f"Structure is a scalar but len(flat_sequence) == {len(flat_sequence)} > 1")
+        return flat_sequence[0]
+    n = len(flatten(structure))
+    if n != len(flat_sequence):
+        raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence had "
+                         f"{len(flat_sequence)} items.")
+    return _rebuild(structure, flat_sequence, 0)[0]
+
+
+def assert_same_structure(nest1, nest2, check_types=True):
+    """Raise ``ValueError`` unless the two structures nest the same way."""
+    if is_nested(nest1) != is_nested(nest2):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: {nest1}"
+                         f"\n\nSecond structure: {nest2}")
+    if is_nested(nest1):
+        if check_types and type(nest1) is not type(nest2):
+            raise TypeError(f"The two structures don't have the same sequence type. First structure has type "
+                            f"{type(nest1)}, while second structure has type {type(nest2)}.")
+        c1, c2 = _children(nest1), _children(nest2)
+        if len(c1) != len(c2):
+            raise ValueError(f"The two structures don't have the same number of elements.\n\nFirst structure: "
+                             f"{nest1}\n\nSecond structure: {nest2}")
+        for a, b in zip(c1, c2):
+            assert_same_structure(a, b, check_types)
+
+
+def map_structure(func, *structures, **kwargs):
+    """Apply ``func`` to corresponding leaves of ``structures``; return a structure like the first."""
+    if not structures:
+        raise ValueError("Must provide at least one structure")
+    for other in structures[1:]:
+        assert_same_structure(structures[0], other, kwargs.get("check_types", True))
+    flats = [flatten(s) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])

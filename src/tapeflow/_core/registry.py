@@ -1,0 +1,123 @@
+"""The op registry: every primitive's forward and gradient rule, side by side.
+
+Two typing rules hold for every op (and are what makes higher derivatives free):
+
+* ``forward(*values, **attrs)`` receives NumPy values and returns a NumPy value (or a tuple of them when the
+  op has several outputs). It never sees a tensor.
+* ``vjp(g, ans, *inputs, **attrs)`` receives tensors (the upstream gradient ``g``, the op's output ``ans`` and
+  its inputs) and returns one gradient per input, written with tapeflow's own ops. Because they are ordinary
+  ops, an outer ``GradientTape`` records them, and nested tapes give second and higher derivatives.
+
+A rule may return ``None`` for an input: the symbolic zero. It may also accept a ``needs`` keyword, a tuple of
+bools saying which inputs want a gradient, to skip work (matmul computes only the side that is asked for).
+Gradients are summed back to each input's shape by the backward pass (``backprop.py``), so rules for
+broadcasting ops return the gradient at the broadcast shape and never unbroadcast themselves.
+
+Ops with ``vjp = None`` are declared non-differentiable: gradients through them are ``None``, never zeros.
+
+Defining an op::
+
+    @defop("Exp", dtypes=FLOAT_COMPLEX)
+    def EXP(x):
+        return np.exp(x)
+
+    @EXP.defvjp
+    def _exp_grad(g, y, x):
+        return g * conj(y)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Op", "REGISTRY", "defop", "FLOAT", "FLOAT_COMPLEX", "NUMERIC", "REAL", "INTEGER", "ALL"]
+
+# TF's names for types in "allowed values" messages, and their order there.
+_TF_TYPE_NAMES = {
+    "bfloat16": ("bfloat16", "DT_BFLOAT16"), "float16": ("half", "DT_HALF"), "float32": ("float", "DT_FLOAT"),
+    "float64": ("double", "DT_DOUBLE"), "int8": ("int8", "DT_INT8"), "int16": ("int16", "DT_INT16"),
+    "int32": ("int32", "DT_INT32"), "int64": ("int64", "DT_INT64"), "uint8": ("uint8", "DT_UINT8"),
+    "uint16": ("uint16", "DT_UINT16"), "uint32": ("uint32", "DT_UINT32"), "uint64": ("uint64", "DT_UINT64"),
+    "complex64": ("complex64", "DT_COMPLEX64"), "complex128": ("complex128", "DT_COMPLEX128"),
+    "bool": ("bool", "DT_BOOL"), "string": ("string", "DT_STRING"),
+}
+
+FLOAT = ("bfloat16", "float16", "float32", "float64")
+FLOAT_COMPLEX = FLOAT + ("complex64", "complex128")
+INTEGER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+REAL = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+        "uint32", "uint64")
+NUMERIC = REAL + ("complex64", "complex128")
+ALL = NUMERIC + ("bool", "string")
+
+REGISTRY: dict[str, Op] = {}
+
+
+class Op:
+    """One primitive: its TF op name, NumPy forward, tensor-level gradient rule and input checks.
+
+    Attributes:
+        name: TensorFlow's op name (``"AddV2"``, ``"MatMul"``), used in error messages and by the tape.
+        forward: ``forward(*values, **attrs)`` on NumPy values.
+        vjp: the gradient rule (see the module docstring), or ``None`` for a non-differentiable op.
+        num_outputs: 1 for a single result (the common case), else the length of the tuple ``forward`` returns.
+        allowed: dtype names the first input may have (``None``: any); checked before ``forward`` runs.
+        same_dtype: whether all inputs must share the first input's dtype (TF's ``T`` attribute).
+        signature: TF's signature text for "not in the list of allowed values" errors.
+        on_error: ``on_error(exc, values, attrs)`` turns a NumPy exception into TF's error (optional).
+    """
+
+    __slots__ = ("name", "forward", "vjp", "vjp_needs", "num_outputs", "allowed", "allowed_nums", "same_dtype",
+                 "signature", "on_error", "doc")
+
+    def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
+                 on_error=None):
+        self.name = name
+        self.forward = forward
+        self.vjp = None
+        self.vjp_needs = False
+        self.num_outputs = num_outputs
+        self.allowed = allowed
+        self.allowed_nums = None if allowed is None else frozenset(
+            np.dtype(t).num for t in allowed if t not in ("bfloat16", "string"))
+        if allowed is not None and "string" in allowed:
+            self.allowed_nums |= {np.dtype(object).num}
+        self.same_dtype = same_dtype
+        self.signature = signature
+        self.on_error = on_error
+        self.doc = forward.__doc__
+
+    def defvjp(self, rule):
+        """Register ``rule`` as this op's gradient (use as a decorator, right under the forward)."""
+        code = rule.__code__
+        self.vjp = rule
+        self.vjp_needs = "needs" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        return rule
+
+    @property
+    def differentiable(self) -> bool:
+        return self.vjp is not None
+
+    def allowed_text(self):
+        """``(names, DT_NAMES)`` of the allowed dtypes, as TF's attr error lists them."""
+        names = [_TF_TYPE_NAMES[t] for t in self.allowed]
+        return ", ".join(n for n, _ in names), ", ".join(d for _, d in names)
+
+    def __repr__(self):
+        return f"<Op {self.name}>"
+
+
+def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, on_error=None):
+    """Register a primitive whose forward is the decorated function; returns the :class:`Op`.
+
+    Add the gradient right below with ``@OP.defvjp``; an op without one is non-differentiable.
+    """
+
+    def decorate(forward):
+        if name in REGISTRY:
+            raise ValueError(f"op {name!r} is registered twice")
+        op = Op(name, forward, num_outputs, dtypes, same_dtype, signature, on_error)
+        REGISTRY[name] = op
+        return op
+
+    return decorate

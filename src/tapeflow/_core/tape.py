@@ -1,0 +1,226 @@
+"""``tf.GradientTape``: record operations in a ``with`` block, then differentiate them.
+
+The tape object is a thin state machine over a :class:`~tapeflow._core.dispatch.Recording` (what was recorded)
+that it pushes on and pops off this thread's stack of active tapes. Its rules (re-entering, ``stop_recording``,
+``reset``, one ``gradient`` call for non-persistent tapes, calling ``gradient`` inside the block) follow
+TensorFlow 2.21's ``backprop.GradientTape`` state for state, error for error.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from . import nest
+from .backprop import backward
+from .dispatch import Recording
+from .dtypes import is_trainable
+from .logs import log_first_n
+from .state import STATE
+from .tensor import Tensor, convert_to_tensor
+
+__all__ = ["GradientTape", "UnconnectedGradients"]
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on: ``None`` or zeros."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+_ONE_USE = "A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)"
+_PERSISTENT_INSIDE = (
+    "Calling GradientTape.gradient on a persistent tape inside its context is significantly less efficient than "
+    "calling it outside the context (it causes the gradient ops to be recorded on the tape, leading to increased "
+    "CPU and memory usage). Only call GradientTape.gradient inside the context if you actually want to trace the "
+    "gradient in order to compute higher order derivatives.")
+
+
+def _is_variable(x):
+    return hasattr(x, "_tapeflow_variable")
+
+
+def _watchable(obj):
+    """The tensors and variables in a (nested) structure; anything else is TF's ValueError."""
+    for t in nest.flatten(obj):
+        if isinstance(t, Tensor) or _is_variable(t):
+            yield t
+        else:
+            raise ValueError(f"Passed in object {t} of type {type(t).__name__!r}, not tf.Tensor or tf.Variable "
+                             "or ExtensionType.")
+
+
+class GradientTape:
+    """Record operations for automatic differentiation (``tf.GradientTape``).
+
+    Operations run inside the ``with`` block are recorded when one of their inputs is watched: trainable
+    variables are watched when read (unless ``watch_accessed_variables=False``), tensors with :meth:`watch`.
+
+    Args:
+        persistent: allow several ``gradient`` calls; the recording is kept until the tape is deleted.
+        watch_accessed_variables: watch every trainable variable read while the tape is active.
+
+    Example::
+
+        x = tf.constant(3.0)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        tape.gradient(y, x)  # 6.0
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = watch_accessed_variables
+        self._recording = False
+        self._tape = None
+        self._watched_variables = ()
+
+    # --- context -------------------------------------------------------------------------------------------
+    def __enter__(self):
+        self._push_tape()
+        return self
+
+    def __exit__(self, typ, value, traceback):
+        if self._recording:
+            self._pop_tape()
+
+    def _push_tape(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active "
+                             "tape.")
+        if self._tape is None:
+            self._tape = Recording(self._watch_accessed_variables)
+        STATE.tapes.append(self._tape)
+        self._recording = True
+
+    def _pop_tape(self):
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        tapes = STATE.tapes
+        for i in range(len(tapes) - 1, -1, -1):
+            if tapes[i] is self._tape:
+                del tapes[i]
+                break
+        self._recording = False
+
+    def stop_recording(self):
+        """A context manager in which operations are not recorded on this tape.
+
+        Raises:
+            RuntimeError: if the tape was never entered.
+            ValueError: if the tape is not recording.
+        """
+        return _StopRecording(self)
+
+    def reset(self):
+        """Forget everything recorded so far, including explicit watches, and keep recording.
+
+        Raises:
+            ValueError: outside the tape's ``with`` block.
+        """
+        self._pop_tape()
+        self._tape = None
+        self._push_tape()
+
+    # --- watching ------------------------------------------------------------------------------------------
+    def watch(self, tensor):
+        """Watch a tensor, variable or nested structure of them, so that operations on it are recorded.
+
+        Raises:
+            ValueError: for anything that is not a tensor or variable.
+        """
+        for t in _watchable(tensor):
+            if not is_trainable(t.dtype):
+                log_first_n("WARNING", "The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                            f"got {t.dtype!r}", 5, key="watch")
+            if _is_variable(t):
+                self._tape.watch_variable(t)
+            else:
+                self._tape.tracked.add(t._id)
+
+    def watched_variables(self):
+        """The variables watched so far, in the order they were first watched (a tuple)."""
+        if self._tape is not None:
+            return self._tape.watched_variables()
+        return self._watched_variables
+
+    # --- differentiation -----------------------------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """The gradient of ``target`` (summed over its elements and over all targets) with respect to ``sources``.
+
+        Args:
+            target: a tensor or variable, or a nested structure of them (the gradients of all are summed).
+            sources: a tensor or variable, or a nested structure of them; the result has the same structure.
+            output_gradients: optional upstream gradients, one per flattened target.
+            unconnected_gradients: ``"none"`` (default) or ``"zero"``, for sources the target does not reach.
+
+        Returns:
+            A structure like ``sources`` of tensors, or ``None`` for unconnected sources.
+
+        Raises:
+            RuntimeError: when a non-persistent tape is used a second time.
+        """
+        if self._tape is None:
+            raise RuntimeError(_ONE_USE)
+        if self._recording:
+            if not self._persistent:
+                self._pop_tape()
+            else:
+                log_first_n("WARNING", _PERSISTENT_INSIDE, 1, key="persistent_inside")
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, Variables or "
+                            "CompositeTensors to be differentiated, but received None.")
+        try:
+            unconnected = UnconnectedGradients(unconnected_gradients)
+        except ValueError:
+            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
+
+        flat_targets = _flat_differentiable(target)
+        flat_sources = _flat_differentiable(sources)
+        if output_gradients is not None:
+            output_gradients = [convert_to_tensor(g) if not _is_variable(g) else g.read_value()
+                                for g in nest.flatten(output_gradients)]
+
+        grads = backward(self._tape.records, flat_targets, flat_sources, output_gradients)
+        if unconnected is UnconnectedGradients.ZERO:
+            from ..ops.array_ops import zeros_like_value  # noqa: PLC0415
+
+            grads = [zeros_like_value(s) if g is None else g for g, s in zip(grads, flat_sources)]
+        if not self._persistent:
+            self._watched_variables = self._tape.watched_variables()
+            self._tape = None
+        return nest.pack_sequence_as(sources, grads)
+
+
+def _flat_differentiable(structure):
+    """Flatten targets or sources; ``None`` or non-tensors inside fail as TF's ``as_dtype`` does."""
+    flat = nest.flatten(structure)
+    for x in flat:
+        if x is None:
+            raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
+        if not isinstance(x, Tensor) and not _is_variable(x):
+            if not hasattr(x, "dtype"):
+                raise AttributeError(f"{type(x).__name__!r} object has no attribute 'dtype'")
+            kind = type(x)
+            name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+            raise AttributeError(f"'{name}' object has no attribute '_id'")
+    return flat
+
+
+class _StopRecording:
+    """Context manager returned by :meth:`GradientTape.stop_recording` (recording resumes on exit)."""
+
+    __slots__ = ("_tape",)
+
+    def __init__(self, tape):
+        self._tape = tape
+
+    def __enter__(self):
+        if self._tape._tape is None:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._tape._pop_tape()
+
+    def __exit__(self, typ, value, traceback):
+        self._tape._push_tape()

@@ -1,0 +1,412 @@
+"""``tf.Tensor``: an immutable NumPy value with a dtype and a shape, plus conversion of Python values.
+
+The class holds no gradient logic and no operators: ``tapeflow/ops/operators.py`` attaches ``+``, ``*``,
+indexing and friends once the ops exist. A tensor's ``_value`` is a NumPy array, or a NumPy scalar for rank 0
+(NumPy returns scalars from ops on 0-d arrays, and they are faster to compute with).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .shape import TensorShape
+from .state import next_id
+
+__all__ = ["Tensor", "EagerTensor", "wrap", "constant", "convert_to_tensor", "is_tensor", "Reference"]
+
+_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+class Tensor:
+    """A multi-dimensional array of elements of one dtype, as ``tf.Tensor`` in eager mode.
+
+    Create tensors with :func:`tapeflow.constant` or :func:`tapeflow.convert_to_tensor`, or as op results.
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    # NumPy defers to our reflected operators (``np.float64(1.) + t`` gives a tensor of ``t``'s dtype).
+    __array_priority__ = 100
+
+    # --- basic properties ----------------------------------------------------------------------------------
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.dtype_of(self._value.dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    def get_shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    def set_shape(self, shape):
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape {TensorShape(shape)}.")
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def device(self) -> str:
+        return _DEVICE
+
+    @property
+    def backing_device(self) -> str:
+        return _DEVICE
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    @property
+    def op(self):
+        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+    @property
+    def graph(self):
+        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+
+    def numpy(self):
+        """The value as NumPy: a copy for arrays, a NumPy scalar for rank 0 (changing it never changes the tensor)."""
+        v = self._value
+        return v.copy() if type(v) is np.ndarray else v
+
+    def _numpy(self):
+        return self._value
+
+    def cpu(self):
+        return self
+
+    def ref(self):
+        """A hashable reference to this tensor (tensors themselves are unhashable)."""
+        return Reference(self)
+
+    experimental_ref = ref
+
+    # --- Python protocols ----------------------------------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        # Leaves the tape, as in TensorFlow: NumPy sees a plain array.
+        v = np.asarray(self._value)
+        if dtype is not None and v.dtype != dtype:
+            return v.astype(dtype)
+        return v.copy() if copy else v
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __complex__(self):
+        return complex(self._value)
+
+    def __index__(self):
+        return self._value.__index__()
+
+    def __format__(self, format_spec):
+        return self._value.__format__(format_spec)
+
+    def __len__(self):
+        if not self._value.shape:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        shape = self._value.shape
+        if not shape:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        for i in range(shape[0]):
+            yield self[i]
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return constant, (self.numpy(),)
+
+    def __repr__(self):
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={numpy_text(self._value, True)}>"
+
+    def __str__(self):
+        return f"tf.Tensor({numpy_text(self._value, False)}, shape={self.shape}, dtype={self.dtype.name})"
+
+
+def numpy_text(value, is_repr):
+    """How TF prints a tensor's value: ``repr``/``str`` of the NumPy value; rank-0 reprs use ``.item()``."""
+    if is_repr:
+        text = repr(value.item()) if value.ndim == 0 and value.dtype.kind != "O" else repr(value)
+    else:
+        text = str(value)
+    if "\n" in text:
+        text = "\n" + text
+    return text
+
+
+class Reference:
+    """A hashable wrapper around a tensor or variable, compared by identity (``t.ref()``)."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and other._obj is self._obj
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"
+
+
+class EagerTensor(Tensor):
+    """The concrete class of every tensor tapeflow creates (``type(t).__name__`` is TF's ``EagerTensor``)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value):
+        raise AttributeError("'tensorflow.python.framework.ops.EagerTensor' object has no attribute '__setitem__'")
+
+
+_new = object.__new__
+
+
+def wrap(value) -> Tensor:
+    """A new tensor around a NumPy value that nothing else will mutate (the fast constructor)."""
+    t = _new(EagerTensor)
+    t._value = value
+    t._id = next_id()
+    return t
+
+
+def is_tensor(x) -> bool:
+    """Whether ``x`` is a tensor or variable (``tf.is_tensor``)."""
+    return isinstance(x, Tensor) or hasattr(x, "_tapeflow_variable")
+
+
+# --------------------------------------------------------------------------------------------- conversion
+
+_INT32 = (-(2**31), 2**31 - 1)
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _unsupported(value):
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
+                      "Tensor.")
+
+
+def _has_numpy(value):
+    if isinstance(value, (np.ndarray, np.generic)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_has_numpy(v) for v in value)
+    return False
+
+
+def _infer_python(value):
+    """A Python value (scalar or nested sequence) as NumPy, with TF's dtype inference."""
+    t = type(value)
+    if t is float:
+        return np.float32(value)
+    if t is bool:
+        return np.bool_(value)
+    if t is int:
+        if _INT32[0] <= value <= _INT32[1]:
+            return np.int32(value)
+        if _INT64[0] <= value <= _INT64[1]:
+            return np.int64(value)
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+    if t is complex:
+        return np.complex128(value)
+    if t is str or t is bytes:
+        return np.array(value.encode() if t is str else value, dtype=object)[()]
+    if value is None:
+        raise _unsupported(value)
+    try:
+        arr = np.array(value)
+    except (ValueError, TypeError):
+        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor.") from None
+    kind = arr.dtype.kind
+    if kind == "O":
+        if _contains_none(value):
+            raise _unsupported(None) if value is None else ValueError(
+                f"Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+    if _has_numpy(value):
+        return arr if kind not in "US" else np.array(_encode(arr), dtype=object)
+    if kind == "f":
+        return arr.astype(np.float32)
+    if kind in "iu":
+        lo, hi = (arr.min(), arr.max()) if arr.size else (0, 0)
+        if _INT32[0] <= lo and hi <= _INT32[1]:
+            return arr.astype(np.int32)
+        if _INT64[0] <= lo and hi <= _INT64[1]:
+            return arr.astype(np.int64)
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+    if kind in "US":
+        return np.array(_encode(arr), dtype=object)
+    return arr
+
+
+def _encode(arr):
+    return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
+
+
+def _contains_none(value):
+    if value is None:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains_none(v) for v in value)
+    return False
+
+
+def _cannot_convert(value, dtype):
+    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+
+
+def _python_to(value, dtype):
+    """A Python scalar or sequence as NumPy of ``dtype``, refusing what TF refuses (``1.5`` to int32 ...)."""
+    np_type = dtype.as_numpy_dtype
+    if np_type is None:
+        raise TypeError(f"tapeflow has no NumPy type for {dtype!r}")
+    inferred = _infer_python(value) if not isinstance(value, (np.ndarray, np.generic)) else value
+    src = inferred.dtype
+    if dtype.is_integer or dtype.is_bool:
+        if src.kind in "fc" or (dtype.is_bool and src.kind in "iu") or (dtype.is_integer and src.kind == "b"):
+            raise _cannot_convert(value, dtype)
+        if src.kind in "iu" and inferred.size:
+            info = np.iinfo(np_type)
+            if np.min(inferred) < info.min or np.max(inferred) > info.max:
+                raise _cannot_convert(value, dtype)
+    elif dtype.is_floating and src.kind in "bc":
+        raise _cannot_convert(value, dtype)
+    elif dtype == dtypes.string and src.kind != "O":
+        raise _cannot_convert(value, dtype)
+    elif dtype.is_complex and src.kind == "b":
+        raise _cannot_convert(value, dtype)
+    if src.kind == "O" and dtype != dtypes.string:
+        raise _cannot_convert(value, dtype)
+    out = np.asarray(inferred).astype(np_type)
+    return out[()] if out.ndim == 0 else out
+
+
+def _numpy_to(value, dtype):
+    """A NumPy value cast to ``dtype`` (TF converts NumPy values with an unchecked cast)."""
+    np_type = dtype.as_numpy_dtype
+    if value.dtype.kind in "US":
+        value = np.array(_encode(np.asarray(value)), dtype=object)
+    if dtype == dtypes.string:
+        if value.dtype.kind != "O":
+            raise _cannot_convert(value, dtype)
+        return value
+    with np.errstate(all="ignore"):
+        out = np.asarray(value).astype(np_type)
+    return out[()] if out.ndim == 0 else out
+
+
+def to_numpy_value(value, dtype=None):
+    """``value`` (no tensors) as a NumPy array or scalar, with TF's inference, or converted to ``dtype``."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        if dtype is None:
+            if value.dtype.kind in "US":
+                return np.array(_encode(np.asarray(value)), dtype=object)
+            if value.dtype.kind == "O":
+                return value
+            return value.copy() if type(value) is np.ndarray else value
+        return _numpy_to(value, dtype)
+    if dtype is None:
+        return _infer_python(value)
+    return _python_to(value, dtype)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
+    """Convert a tensor, variable, NumPy value or Python value to a tensor (``tf.convert_to_tensor``).
+
+    Args:
+        value: the value to convert.
+        dtype: the required dtype; tensors of another dtype are refused with a ``ValueError``.
+        dtype_hint: a preferred dtype for Python values, ignored when it does not fit.
+        name: ignored (eager tensors have no names).
+
+    Raises:
+        ValueError: for unsupported values or a tensor of the wrong dtype.
+        TypeError: when a Python value cannot be represented in ``dtype``.
+    """
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        if dtype is not None and value._value.dtype.num != np.dtype(dtype.as_numpy_dtype).num:
+            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                             f"{value.dtype.name}: {value!r}")
+        return value
+    conv = getattr(value, "_tapeflow_to_tensor", None)
+    if conv is not None:
+        return conv(dtype)
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        from ..ops.array_ops import stack_nested  # noqa: PLC0415 - packing needs the op set
+
+        return convert_to_tensor(stack_nested(value, dtype), dtype)
+    if dtype is None and dtype_hint is not None:
+        try:
+            return wrap(to_numpy_value(value, dtypes.as_dtype(dtype_hint)))
+        except (TypeError, ValueError):
+            pass
+    return wrap(to_numpy_value(value, dtype))
+
+
+def _contains_tensor(value):
+    for v in value:
+        if isinstance(v, Tensor) or hasattr(v, "_tapeflow_variable"):
+            return True
+        if isinstance(v, (list, tuple)) and _contains_tensor(v):
+            return True
+    return False
+
+
+def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
+    """Create a constant tensor from a Python or NumPy value (``tf.constant``).
+
+    Args:
+        value: a scalar, nested list or NumPy array (or a tensor).
+        dtype: the element type; Python and NumPy values are converted to it.
+        shape: optional shape; a scalar value is broadcast to it, other values are reshaped.
+        name: ignored in eager mode.
+    """
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor) or hasattr(value, "_tapeflow_variable"):
+        t = value if isinstance(value, Tensor) else value.read_value()
+        if dtype is not None and t.dtype != dtype:
+            raise TypeError(f"Expected tensor {t.numpy()!r} with dtype {dtype!r}, but got dtype {t.dtype!r}.")
+        arr = t._value
+    else:
+        arr = convert_to_tensor(value, dtype)._value
+    if shape is not None:
+        shape = tuple(TensorShape(shape).as_list())
+        size = int(np.prod(shape))
+        if arr.size == 1 and size != 1:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif arr.size == size:
+            arr = np.reshape(arr, shape)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {arr!s} (converted "
+                            f"from {value!r}) has {arr.size} elements, but got `shape` {tuple(shape)} with "
+                            f"{size} elements).")
+        if arr.ndim == 0:
+            arr = arr[()]
+    return wrap(arr)

@@ -1,0 +1,394 @@
+"""``tf.Variable``: mutable state that tapes watch automatically when it is read.
+
+A variable holds a NumPy value that assignments *replace* (never mutate), so every tensor read from it stays a
+snapshot. Each read inside an active tape is recorded as an identity from the variable to the tensor read
+(``ReadVariableOp``), so gradients reach the variable through every read, and assignments, which record nothing,
+are not differentiable, as in TensorFlow.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from . import dtypes, errors
+from .dispatch import record_variable_read
+from .shape import TensorShape
+from .state import STATE, next_id
+from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value, wrap
+
+__all__ = ["Variable", "name_scope", "VariableSynchronization", "VariableAggregation"]
+
+
+class VariableSynchronization:
+    """Where a distributed variable is synchronized (accepted for compatibility; tapeflow has one replica)."""
+
+    AUTO, NONE, ON_WRITE, ON_READ = 0, 1, 2, 3
+
+
+class VariableAggregation:
+    """How distributed updates are combined (accepted for compatibility)."""
+
+    NONE, SUM, MEAN, ONLY_FIRST_REPLICA = 0, 1, 2, 3
+
+
+class _Scopes(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_SCOPES = _Scopes()
+
+
+class name_scope:  # noqa: N801 - TF's name
+    """A context manager that prefixes the names of variables created inside it (``tf.name_scope``)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    @property
+    def name(self):
+        return self._name
+
+    def __enter__(self):
+        _SCOPES.stack.append(self._name)
+        return "/".join(s for s in _SCOPES.stack if s) + "/"
+
+    def __exit__(self, *exc):
+        _SCOPES.stack.pop()
+
+
+def _scoped(name):
+    prefix = "/".join(s for s in _SCOPES.stack if s)
+    return f"{prefix}/{name}" if prefix else name
+
+
+class Variable:
+    """A mutable tensor-like value, watched automatically by tapes when read (``tf.Variable``).
+
+    Args:
+        initial_value: a value, tensor, variable or zero-argument callable returning one.
+        trainable: whether tapes watch it automatically (default ``True``).
+        name: the name, ``"Variable"`` by default; the variable's ``name`` is ``"<scope>/<name>:0"``.
+        dtype: convert Python/NumPy initial values to this dtype (tensors must already have it).
+        shape: a shape, possibly with ``None`` dimensions, allowing later assignments of other shapes.
+        constraint: an optional projection applied by optimizers after updates.
+
+    Reads (``v * 2``, ``v.value()``) return tensors; ``assign``/``assign_add``/``assign_sub`` update in place.
+    """
+
+    _tapeflow_variable = True
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True, caching_device=None, name=None,
+                 variable_def=None, dtype=None, import_scope=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO, aggregation=VariableAggregation.NONE, shape=None,
+                 experimental_enable_variable_lifting=True):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except when you are not "
+                             "providing a `variable_def`. You provided neither.")
+        if callable(initial_value) and not isinstance(initial_value, Tensor) and not hasattr(
+                initial_value, "_tapeflow_variable"):
+            initial_value = initial_value()
+        if dtype is not None:
+            dtype = dtypes.as_dtype(dtype)
+        if hasattr(initial_value, "_tapeflow_variable"):
+            initial_value = initial_value.read_value()
+        if isinstance(initial_value, Tensor):
+            if dtype is not None and initial_value.dtype != dtype:
+                raise ValueError(f"initial_value: Tensor conversion requested dtype {dtype.name} for Tensor with "
+                                 f"dtype {initial_value.dtype.name}: {initial_value!r}")
+            value = initial_value._value
+        else:
+            value = to_numpy_value(initial_value, dtype)
+        if shape is not None:
+            declared = TensorShape(shape)
+            if not declared.is_compatible_with(np.shape(value)):
+                raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                                 f"({TensorShape(np.shape(value))}) is not compatible with the explicitly "
+                                 f"supplied `shape` argument ({shape}).")
+            self._shape = declared
+        else:
+            self._shape = TensorShape(np.shape(value)) if validate_shape else TensorShape(None)
+        self._value = value
+        self._id = next_id()
+        self._name = _scoped(name if name is not None else "Variable") + ":0"
+        self._trainable = True if trainable is None else bool(trainable)
+        self._constraint = constraint
+        self._synchronization = synchronization
+        self._aggregation = aggregation
+
+    # --- reading -------------------------------------------------------------------------------------------
+    def _read(self) -> Tensor:
+        t = wrap(self._value)
+        tapes = STATE.tapes
+        if tapes:
+            record_variable_read(self, t, tapes)
+        return t
+
+    def value(self) -> Tensor:
+        """The current value as a tensor (a read, recorded by active tapes)."""
+        return self._read()
+
+    def read_value(self) -> Tensor:
+        """The current value as a tensor (a read, recorded by active tapes)."""
+        return self._read()
+
+    def numpy(self):
+        """The current value as NumPy (a copy; a NumPy scalar for rank 0)."""
+        v = self._value
+        return v.copy() if type(v) is np.ndarray else v
+
+    def _tapeflow_to_tensor(self, dtype=None):
+        t = self._read()
+        if dtype is not None and t.dtype != dtype:
+            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                             f"{t.dtype.name}: {t!r}")
+        return t
+
+    # --- properties ----------------------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.dtype_of(self._value.dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    def get_shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    @property
+    def synchronization(self):
+        return self._synchronization
+
+    @property
+    def aggregation(self):
+        return self._aggregation
+
+    @property
+    def device(self) -> str:
+        return errors.CPU_DEVICE
+
+    @property
+    def handle(self):
+        return self
+
+    @property
+    def _unique_id(self):
+        return str(self._id)
+
+    def ref(self):
+        """A hashable reference to this variable."""
+        return Reference(self)
+
+    experimental_ref = ref
+
+    # --- assignment ----------------------------------------------------------------------------------------
+    def _convert(self, value):
+        """``value`` as a NumPy value of this variable's dtype, with TF's conversion errors."""
+        dtype = self.dtype
+        if hasattr(value, "_tapeflow_variable"):
+            value = value.read_value()
+        if isinstance(value, Tensor):
+            if value._value.dtype != self._value.dtype:
+                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                                 f"{value.dtype.name}: {value!r}")
+            return value._value
+        return to_numpy_value(value, dtype)
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Set the value; returns the variable (chainable) or ``None`` with ``read_value=False``.
+
+        Raises:
+            ValueError: on a shape the variable cannot take or a tensor of another dtype (nothing changes).
+        """
+        new = self._convert(value)
+        if not self._shape.is_compatible_with(np.shape(new)):
+            raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
+                             f"{self._shape}, and the assigned value shape {TensorShape(np.shape(new))} are "
+                             "incompatible.")
+        self._value = new
+        return _UnreadVariable(self) if read_value else None
+
+    def _update(self, delta, op_name, sign):
+        d = self._convert(delta)
+        if np.shape(d) != np.shape(self._value):
+            raise errors.op_error(op_name, f"Cannot update variable with shape "
+                                  f"{errors.shape_str(np.shape(self._value))} using a Tensor with shape "
+                                  f"{errors.shape_str(np.shape(d))}, shapes must be equal.")
+        self._value = self._value + d if sign > 0 else self._value - d
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        """Add ``delta`` (same shape) to the value; returns the variable, or ``None`` with ``read_value=False``."""
+        self._update(delta, "AssignAddVariableOp", 1)
+        return _UnreadVariable(self) if read_value else None
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        """Subtract ``delta`` (same shape); returns the variable, or ``None`` with ``read_value=False``."""
+        self._update(delta, "AssignSubVariableOp", -1)
+        return _UnreadVariable(self) if read_value else None
+
+    def __getitem__(self, key):
+        return _VariableSlice.of(self, key)
+
+    # --- Python protocols ----------------------------------------------------------------------------------
+    def __repr__(self):
+        return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={numpy_text(self._value, True)}>")
+
+    __str__ = __repr__
+
+    def __hash__(self):
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
+
+    def __array__(self, dtype=None, copy=None):
+        return self._read().__array__(dtype, copy)
+
+    def __len__(self):
+        raise TypeError("object of type 'ResourceVariable' has no len()")
+
+    def __iter__(self):
+        return iter(self._read())
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        return self._value.__index__()
+
+    def __format__(self, spec):
+        return self._value.__format__(spec)
+
+    def __iadd__(self, other):
+        raise RuntimeError("`variable += value` with `tf.Variable`s is not supported. Use "
+                           "`variable.assign_add(value)` to modify the variable, or `out = variable + value` if "
+                           "you need to get a new output Tensor.")
+
+    def __isub__(self, other):
+        raise RuntimeError("`variable -= value` with `tf.Variable`s is not supported. Use "
+                           "`variable.assign_sub(value)` to modify the variable, or `out = variable * value` if "
+                           "you need to get a new output Tensor.")
+
+    def __imul__(self, other):
+        raise RuntimeError("`var *= value` with `tf.Variable`s is not supported. Use `var.assign(var * value)` to "
+                           "modify the variable, or `out = var * value` if you need to get a new output Tensor.")
+
+    def __itruediv__(self, other):
+        raise RuntimeError("`var /= value` with `tf.Variable`s is not supported. Use `var.assign(var / value)` to "
+                           "modify the variable, or `out = var / value` if you need to get a new output Tensor.")
+
+    __idiv__ = __itruediv__
+
+    def __ipow__(self, other):
+        raise RuntimeError("`var **= value` with `tf.Variable`s is not supported. Use `var.assign(var ** value)` "
+                           "to modify the variable, or `out = var ** value` if you need to get a new output "
+                           "Tensor.")
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        v = Variable(self.numpy(), trainable=self._trainable, name=self._name[:-2], shape=self._shape,
+                     constraint=self._constraint)
+        v._name = self._name
+        memo[id(self)] = v
+        return v
+
+
+class _UnreadVariable(Variable):
+    """What ``assign*`` returns in eager mode: the same variable (same value and identity), not yet read."""
+
+    def __init__(self, parent):  # noqa: D107 - shares the parent's state
+        self._parent = parent
+        self._id = parent._id
+        self._shape = parent._shape
+        self._trainable = parent._trainable
+        self._constraint = parent._constraint
+        self._name = "UnreadVariable"
+
+    _value = property(lambda self: self._parent._value,
+                      lambda self, v: setattr(self._parent, "_value", v))
+
+    def _read(self):
+        return self._parent._read()
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._parent.assign(value, use_locking, name, read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._parent.assign_add(delta, use_locking, name, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._parent.assign_sub(delta, use_locking, name, read_value)
+
+
+class _VariableSlice(EagerTensor):
+    """``v[index]``: a tensor read from ``v`` that can also ``assign`` into that slice of ``v``."""
+
+    __slots__ = ("_var", "_index")
+
+    @classmethod
+    def of(cls, var, key):
+        from ..ops.array_ops import getitem, strided_slice_index
+
+        t = getitem(var._read(), key)
+        out = object.__new__(cls)
+        out._value, out._id = t._value, t._id
+        out._var, out._index = var, strided_slice_index(key)
+        return out
+
+    def assign(self, value, name=None, read_value=True):
+        """Write ``value`` into this slice of the variable (not differentiable)."""
+        var = self._var
+        new = np.array(var._value, copy=True)
+        part = var._convert(value)
+        try:
+            new[self._index] = part
+        except ValueError as exc:
+            raise errors.op_error("ResourceStridedSliceAssign", str(exc)) from None
+        var._value = new[()] if new.ndim == 0 else new
+        return _UnreadVariable(var) if read_value else None
+
+
+def _install_operators():
+    """Variables use the tensor operators on a fresh read of their value (each read is recorded)."""
+    names = [n for n in vars(Tensor) if n.startswith("__") and n.endswith("__") and n not in _NOT_OPERATORS]
+    for n in names:
+        fn = getattr(Tensor, n)
+
+        def op(self, *args, _fn=fn):
+            return _fn(self._read(), *args)
+
+        op.__name__ = n
+        setattr(Variable, n, op)
+
+
+_NOT_OPERATORS = {"__init__", "__new__", "__repr__", "__str__", "__hash__", "__array__", "__len__", "__iter__",
+                  "__bool__", "__float__", "__int__", "__index__", "__format__", "__getitem__", "__copy__",
+                  "__deepcopy__", "__reduce__", "__slots__", "__module__", "__doc__", "__weakref__",
+                  "__array_priority__", "__complex__", "__qualname__", "__dict__", "__annotations__",
+                  "__firstlineno__", "__static_attributes__"}

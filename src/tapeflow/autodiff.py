@@ -1,0 +1,5 @@
+"""``tf.autodiff``: automatic differentiation."""
+
+from ._core.tape import GradientTape
+
+__all__ = ["GradientTape"]

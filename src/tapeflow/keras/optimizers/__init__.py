@@ -1,0 +1,18 @@
+"""``tf.keras.optimizers``: Keras 3 optimizers (SGD for now; the rest come with the Keras issue)."""
+
+from .base import Optimizer
+from .sgd import SGD
+
+__all__ = ["Optimizer", "SGD"]
+
+
+class _Legacy:
+    def __getattr__(self, name):
+        raise ImportError("`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to "
+                          "continue using a `tf.keras.optimizers.legacy` optimizer, you can install the "
+                          "`tf_keras` package (Keras 2) and set the environment variable "
+                          "`TF_USE_LEGACY_KERAS=True` to configure TensorFlow to use `tf_keras` when accessing "
+                          "`tf.keras`.")
+
+
+legacy = _Legacy()

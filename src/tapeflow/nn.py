@@ -1,0 +1,5 @@
+"""``tf.nn``: activations and neural-network functions."""
+
+from .ops.nn_ops import relu, sigmoid, softmax, tanh
+
+__all__ = ["relu", "sigmoid", "softmax", "tanh"]

@@ -1,0 +1,57 @@
+"""Argument conversion for ops, following TensorFlow's eager rules.
+
+TF never promotes between tensors: inputs that share the op's ``T`` take the dtype of the first tensor among
+them, and Python and NumPy values are converted to it (Python values exactly, NumPy values with a cast). With
+no tensor among them, the first value's inferred dtype wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import dtypes
+from .._core.tensor import EagerTensor, Tensor, _numpy_to, _python_to, convert_to_tensor, wrap
+
+__all__ = ["to_tensor", "matching", "operand_like"]
+
+
+def to_tensor(x, dtype=None) -> Tensor:
+    """``x`` as a tensor (variables are read, so the read is recorded)."""
+    if type(x) is EagerTensor and dtype is None:
+        return x
+    return convert_to_tensor(x, dtype)
+
+
+def operand_like(value, like: Tensor) -> Tensor:
+    """Convert the other operand of a binary op to ``like``'s dtype (TF's ``convert_to_tensor(y, dtype=...)``)."""
+    t = type(value)
+    np_dtype = like._value.dtype
+    if t is float:
+        kind = np_dtype.kind
+        if kind == "f" or kind == "c":
+            return wrap(np_dtype.type(value))
+    elif t is int:
+        kind = np_dtype.kind
+        if kind == "f" or kind == "c":
+            return wrap(np_dtype.type(value))
+    if isinstance(value, Tensor):
+        return value
+    if hasattr(value, "_tapeflow_variable"):
+        return value._read()
+    dtype = dtypes.dtype_of(np_dtype)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return wrap(_numpy_to(value, dtype))
+    if isinstance(value, (list, tuple)):
+        return convert_to_tensor(value, dtype)
+    return wrap(_python_to(value, dtype)) if value is not None else convert_to_tensor(value)
+
+
+def matching(*values):
+    """Convert ``values`` to tensors of one dtype, as TF's generated op wrappers do (``args_to_matching_eager``)."""
+    first = 0
+    for i, v in enumerate(values):
+        if isinstance(v, Tensor) or hasattr(v, "_tapeflow_variable"):
+            first = i
+            break
+    like = to_tensor(values[first])
+    return tuple(like if i == first else operand_like(v, like) for i, v in enumerate(values))

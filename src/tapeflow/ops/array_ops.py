@@ -1,0 +1,470 @@
+"""Shapes, dtypes, creation and indexing: forward (NumPy) and gradient (tapeflow ops) side by side."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .._core import dtypes as _dtypes
+from .._core import errors
+from .._core.dispatch import execute
+from .._core.registry import ALL, defop
+from .._core.shape import TensorShape
+from .._core.tensor import Tensor, convert_to_tensor, to_numpy_value, wrap
+from ._convert import matching, to_tensor
+
+__all__ = [
+    "cast", "reshape", "transpose", "identity", "stop_gradient", "zeros", "ones", "fill", "range", "zeros_like",
+    "ones_like", "where", "broadcast_to", "stack", "unstack", "shape", "size", "rank", "strided_slice_index",
+]
+
+_FLOATING = frozenset("fc")
+
+
+# ------------------------------------------------------------------------------------------ cast
+
+
+def _cast_forward(x, dtype):
+    with np.errstate(all="ignore"):
+        if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+            x = np.real(x)
+        if np.dtype(dtype).kind == "b":
+            return np.not_equal(x, 0)
+        return np.asarray(x).astype(dtype)[()]
+
+
+CAST = defop("Cast", same_dtype=False)(_cast_forward)
+
+
+@CAST.defvjp
+def _cast_grad(g, y, x, dtype):
+    # Gradients cross a cast only between floating/complex types; an integer cast breaks the path (None).
+    if x._value.dtype.kind in _FLOATING and g._value.dtype.kind in _FLOATING:
+        return cast(g, x.dtype)
+    return None
+
+
+def cast(x, dtype, name=None):
+    """``x`` converted to ``dtype``; complex to real keeps the real part (``tf.cast``).
+
+    Gradients flow through casts between floating-point and complex types, and stop at integer and bool casts.
+    """
+    dtype = _dtypes.as_dtype(dtype)
+    x = to_tensor(x)
+    if x.dtype == dtype:
+        return x
+    return execute(CAST, (x,), {"dtype": dtype.as_numpy_dtype})
+
+
+# ------------------------------------------------------------------------------------------ reshape, transpose
+
+
+def _reshape_error(exc, values, attrs):
+    n = int(np.size(values[0]))
+    shape = attrs["shape"]
+    known = int(np.prod([d for d in shape if d != -1]))
+    if -1 in shape:
+        return errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
+                               f"shape requires a multiple of {known}", wrapped=False)
+    return errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested shape "
+                           f"has {known}", wrapped=False)
+
+
+@defop("Reshape", dtypes=ALL, on_error=_reshape_error)
+def RESHAPE(x, shape):
+    return np.reshape(x, shape)
+
+
+@RESHAPE.defvjp
+def _reshape_grad(g, y, x, shape):
+    return reshape(g, x._value.shape)
+
+
+def _shape_arg(shape):
+    if isinstance(shape, Tensor) or hasattr(shape, "_tapeflow_variable"):
+        return tuple(int(d) for d in np.asarray(shape).reshape(-1))
+    if isinstance(shape, TensorShape):
+        return tuple(shape.as_list())
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(d) for d in shape)
+
+
+def reshape(tensor, shape, name=None):
+    """``tensor`` with the same elements in a new ``shape`` (one dimension may be -1) (``tf.reshape``)."""
+    x = to_tensor(tensor)
+    shape = _shape_arg(shape)
+    if x._value.shape == shape:
+        return execute(IDENTITY, (x,))
+    return execute(RESHAPE, (x,), {"shape": shape})
+
+
+@defop("Transpose", dtypes=ALL)
+def TRANSPOSE(x, perm):
+    return np.transpose(x, perm)
+
+
+@TRANSPOSE.defvjp
+def _transpose_grad(g, y, x, perm):
+    return transpose(g, tuple(int(i) for i in np.argsort(perm)))
+
+
+def transpose(a, perm=None, conjugate=False, name="transpose"):
+    """Permute the dimensions of ``a`` (reversed by default) (``tf.transpose``)."""
+    x = to_tensor(a)
+    nd = x._value.ndim
+    perm = tuple(range(nd - 1, -1, -1)) if perm is None else _shape_arg(perm)
+    if sorted(p % nd if nd else p for p in perm) != list(builtins.range(nd)) or len(perm) != nd:
+        raise errors.op_error("Transpose", f"transpose expects a vector of size {nd}. But input(1) is a vector "
+                              f"of size {len(perm)}" if len(perm) != nd else
+                              f"{perm[0] if perm else ''} is missing from {{{','.join(map(str, perm))}}}.",
+                              wrapped=False)
+    out = execute(TRANSPOSE, (x,), {"perm": perm})
+    if conjugate:
+        from .math_ops import conj
+
+        out = conj(out)
+    return out
+
+
+@defop("Identity", dtypes=ALL)
+def IDENTITY(x):
+    return x
+
+
+@IDENTITY.defvjp
+def _identity_grad(g, y, x):
+    return g
+
+
+def identity(input, name=None):
+    """A tensor with the same value as ``input`` (``tf.identity``); variables are read."""
+    return execute(IDENTITY, (to_tensor(input),))
+
+
+# StopGradient is the identity with its gradient declared away: what flows back through it is None.
+STOP_GRADIENT = defop("StopGradient", dtypes=ALL)(lambda x: x)
+
+
+def stop_gradient(input, name=None):
+    """The value of ``input``, with no gradient flowing through it (``tf.stop_gradient``)."""
+    return execute(STOP_GRADIENT, (to_tensor(input),))
+
+
+# ------------------------------------------------------------------------------------------ creation
+
+
+def _np_dtype(dtype, default=np.float32):
+    return default if dtype is None else _dtypes.as_dtype(dtype).as_numpy_dtype
+
+
+def _dims(shape):
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
+        shape = [int(d) for d in shape]
+    return _shape_arg(shape)
+
+
+def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
+    """A tensor of ``shape`` filled with zeros (``tf.zeros``)."""
+    arr = np.zeros(_dims(shape), _np_dtype(dtype))
+    return wrap(arr[()] if arr.ndim == 0 else arr)
+
+
+def ones(shape, dtype=_dtypes.float32, name=None, layout=None):
+    """A tensor of ``shape`` filled with ones (``tf.ones``)."""
+    arr = np.ones(_dims(shape), _np_dtype(dtype))
+    return wrap(arr[()] if arr.ndim == 0 else arr)
+
+
+@defop("Fill", dtypes=ALL)
+def FILL(value, dims):
+    arr = np.full(dims, value, dtype=value.dtype)
+    return arr[()] if arr.ndim == 0 else arr
+
+
+@FILL.defvjp
+def _fill_grad(g, y, value, dims):
+    return g  # summed back to the scalar by the backward pass
+
+
+def fill(dims, value, name=None, layout=None):
+    """A tensor of shape ``dims`` filled with the scalar ``value`` (``tf.fill``)."""
+    return execute(FILL, (to_tensor(value),), {"dims": _dims(dims)})
+
+
+def _like(op_fill, input, dtype):
+    x = to_tensor(input)
+    arr = op_fill(x._value.shape, x._value.dtype if dtype is None else _np_dtype(dtype))
+    return arr[()] if arr.ndim == 0 else arr
+
+
+ZEROS_LIKE = defop("ZerosLike", dtypes=ALL)(lambda x: _like(np.zeros, wrap(x), None))
+ONES_LIKE = defop("OnesLike", dtypes=ALL)(lambda x: _like(np.ones, wrap(x), None))
+
+
+def zeros_like(input, dtype=None, name=None, layout=None):
+    """Zeros with the shape of ``input`` and its dtype, or ``dtype`` (``tf.zeros_like``)."""
+    x = to_tensor(input)
+    if dtype is not None and _dtypes.as_dtype(dtype) != x.dtype:
+        return wrap(_like(np.zeros, x, dtype))
+    return execute(ZEROS_LIKE, (x,))
+
+
+def ones_like(input, dtype=None, name=None, layout=None):
+    """Ones with the shape of ``input`` and its dtype, or ``dtype`` (``tf.ones_like``)."""
+    x = to_tensor(input)
+    if dtype is not None and _dtypes.as_dtype(dtype) != x.dtype:
+        return wrap(_like(np.ones, x, dtype))
+    return execute(ONES_LIKE, (x,))
+
+
+def zeros_like_value(source):
+    """Zeros of a source's shape and dtype, for ``unconnected_gradients='zero'`` (never recorded)."""
+    v = source._value
+    arr = np.zeros(np.shape(v), v.dtype)
+    return wrap(arr[()] if arr.ndim == 0 else arr)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):
+    """``[start, start + delta, ...)`` up to ``limit`` (``tf.range``); one argument means ``[0, start)``."""
+    if limit is None:
+        start, limit = 0, start
+    values = [np.asarray(v._value if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
+    if dtype is None:
+        inferred = [convert_to_tensor(v).dtype for v in (start, limit, delta)]
+        order = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
+        dtype = max(inferred, key=lambda d: order.index(d) if d in order else -1)
+    dtype = _dtypes.as_dtype(dtype)
+    s, lim, d = (float(v) if dtype.is_floating else int(v) for v in values)
+    if d == 0:
+        raise errors.op_error("Range", f"Requires delta != 0: {d}", wrapped=False)
+    if (d > 0 and s > lim) or (d < 0 and s < lim):
+        raise errors.op_error("Range", f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else
+                              f"Requires start >= limit when delta < 0: {s}/{lim}", wrapped=False)
+    return wrap(np.arange(s, lim, d, dtype=dtype.as_numpy_dtype))
+
+
+# ------------------------------------------------------------------------------------------ where, broadcast
+
+
+def _select_error(exc, values, attrs):
+    shapes = " vs. ".join(errors.shape_str(np.shape(v)) for v in values)
+    return errors.op_error("SelectV2", f"condition [{shapes.split(' vs. ')[0][1:-1]}], then "
+                           f"{errors.shape_str(np.shape(values[1]))}, and else "
+                           f"{errors.shape_str(np.shape(values[2]))} must be broadcastable")
+
+
+@defop("SelectV2", same_dtype=False, on_error=_select_error)
+def SELECT(condition, x, y):
+    return np.where(condition, x, y)[()]
+
+
+@SELECT.defvjp
+def _select_grad(g, z, condition, x, y, needs):
+    zeros = zeros_like(g)
+    return None, (where(condition, g, zeros) if needs[1] else None), (where(condition, zeros, g) if needs[2]
+                                                                       else None)
+
+
+WHERE_INDICES = defop("Where", same_dtype=False)(lambda c: np.argwhere(c).astype(np.int64))
+
+
+def where(condition, x=None, y=None, name=None):
+    """Elements of ``x`` where ``condition`` holds and of ``y`` elsewhere, with broadcasting (``tf.where``).
+
+    With only ``condition``, the indices of its true elements as an int64 ``[n, rank]`` tensor. The gradient
+    flows to the selected branch only; note that a NaN or inf in the other branch's *gradient* still leaks
+    through the multiplication, exactly as in TensorFlow (``where(x > 0, log(x), 0)`` at 0 gives NaN).
+    """
+    c = to_tensor(condition)
+    if x is None and y is None:
+        return execute(WHERE_INDICES, (c,))
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    x, y = matching(x, y)
+    if c.dtype != _dtypes.bool_:
+        raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was "
+                                          f"expected to be a bool tensor but is a {c.dtype.name} tensor "
+                                          "[Op:SelectV2] name: ")
+    if x.dtype != y.dtype:
+        raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #2(zero-based) was "
+                                          f"expected to be a {x.dtype.name} tensor but is a {y.dtype.name} "
+                                          "tensor [Op:SelectV2] name: ")
+    return execute(SELECT, (c, x, y))
+
+
+@defop("BroadcastTo", dtypes=ALL)
+def BROADCAST_TO(x, shape):
+    return np.broadcast_to(x, shape).copy()
+
+
+@BROADCAST_TO.defvjp
+def _broadcast_to_grad(g, y, x, shape):
+    return g  # the backward pass sums it back to x's shape
+
+
+def broadcast_to(input, shape, name=None):
+    """``input`` broadcast to ``shape`` with NumPy's rules (``tf.broadcast_to``)."""
+    return execute(BROADCAST_TO, (to_tensor(input),), {"shape": _shape_arg(shape)})
+
+
+# ------------------------------------------------------------------------------------------ stack, unstack
+
+
+@defop("Pack", dtypes=ALL)
+def PACK(*values, axis):
+    return np.stack(values, axis=axis)
+
+
+@PACK.defvjp
+def _pack_grad(g, y, *values, axis):
+    return tuple(unstack(g, axis=axis))
+
+
+def stack(values, axis=0, name="stack"):
+    """Stack a list of rank-R tensors into one rank-(R+1) tensor along ``axis`` (``tf.stack``)."""
+    tensors = matching(*values)
+    return execute(PACK, tensors, {"axis": axis})
+
+
+def _unpack_forward(x, num, axis):
+    return tuple(np.moveaxis(x, axis, 0)[i] for i in builtins.range(num))
+
+
+class _Unpack:
+    """The Unpack op has as many outputs as the unstacked axis is long, so it is built per length."""
+
+    cache = {}
+
+    @classmethod
+    def get(cls, num):
+        op = cls.cache.get(num)
+        if op is None:
+            op = defop(f"Unpack{num}" if num else "Unpack0", num_outputs=num, dtypes=ALL)(_unpack_forward)
+            op.name = "Unpack"
+            op.defvjp(_unpack_grad)
+            cls.cache[num] = op
+        return op
+
+
+def _unpack_grad(gs, ys, x, num, axis):
+    parts = [g if g is not None else zeros_like(y) for g, y in zip(gs, ys)]
+    return stack(parts, axis=axis)
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    """Split ``value`` along ``axis`` into a list of tensors (``tf.unstack``)."""
+    x = to_tensor(value)
+    n = x._value.shape[axis]
+    if num is not None and num != n:
+        raise ValueError(f"Cannot infer argument `num` from shape {x.shape}" if num is None else
+                         f"Dimension {axis} in both shapes must be equal, but are {n} and {num}.")
+    return list(execute(_Unpack.get(n), (x,), {"num": n, "axis": axis})) if n else []
+
+
+def stack_nested(values, dtype=None):
+    """A nested list that contains tensors, packed into one tensor (TF's auto-packing in conversion)."""
+    items = [stack_nested(v, dtype) if isinstance(v, (list, tuple)) else v for v in values]
+    if dtype is not None:
+        items = [convert_to_tensor(v, dtype) if not isinstance(v, Tensor) else v for v in items]
+    return stack(items)
+
+
+# ------------------------------------------------------------------------------------------ shape queries
+
+
+def shape(input, out_type=_dtypes.int32, name=None):
+    """The shape of ``input`` as a 1-D integer tensor (``tf.shape``)."""
+    return wrap(np.array(to_tensor(input)._value.shape, dtype=_dtypes.as_dtype(out_type).as_numpy_dtype))
+
+
+def size(input, out_type=_dtypes.int32, name=None):
+    """The number of elements of ``input`` as a scalar integer tensor (``tf.size``)."""
+    return wrap(_dtypes.as_dtype(out_type).as_numpy_dtype(np.size(to_tensor(input)._value)))
+
+
+def rank(input, name=None):
+    """The number of dimensions of ``input`` as a scalar int32 tensor (``tf.rank``)."""
+    return wrap(np.int32(to_tensor(input)._value.ndim))
+
+
+# ------------------------------------------------------------------------------------------ indexing
+
+_INDEX_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 "
+                "tensors are valid indices, got {!r}")
+
+
+def strided_slice_index(key):
+    """Normalise a ``__getitem__`` key to a tuple of ints, slices, ``None`` and ``Ellipsis`` (TF's subset)."""
+    items = key if isinstance(key, tuple) else (key,)
+    out = []
+    for k in items:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            if isinstance(k, slice):
+                k = slice(*(_index_int(v, key) if v is not None else None for v in (k.start, k.stop, k.step)))
+            out.append(k)
+        else:
+            out.append(_index_int(k, key))
+    return tuple(out)
+
+
+def _index_int(v, key):
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(_INDEX_ERROR.format(v))
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, Tensor) and v._value.ndim == 0 and v._value.dtype.kind in "iu":
+        return int(v._value)
+    raise TypeError(_INDEX_ERROR.format(key if not isinstance(key, tuple) else v))
+
+
+def _slice_error(exc, values, attrs):
+    x = values[0]
+    axis = 0
+    for k in attrs["index"]:
+        if k is Ellipsis:
+            axis = max(axis, x.ndim - sum(1 for j in attrs["index"] if j is not None and j is not Ellipsis))
+        if isinstance(k, int):
+            if not -x.shape[axis] <= k < x.shape[axis]:
+                return errors.op_error("StridedSlice", f"slice index {k} of dimension {axis} out of bounds.",
+                                       wrapped=False)
+        if k is not None:
+            axis += 1
+    if attrs["index"] and len([k for k in attrs["index"] if k is not None and k is not Ellipsis]) > x.ndim:
+        return errors.op_error("StridedSlice", f"Index out of range using input dim {x.ndim}; input has only "
+                               f"{x.ndim} dims", wrapped=False)
+    return None
+
+
+@defop("StridedSlice", dtypes=ALL, on_error=_slice_error)
+def STRIDED_SLICE(x, index):
+    out = np.asarray(x)[index]
+    return out.copy() if isinstance(out, np.ndarray) else out
+
+
+@STRIDED_SLICE.defvjp
+def _strided_slice_grad(g, y, x, index):
+    return execute(STRIDED_SLICE_GRAD, (g,), {"shape": x._value.shape, "index": index})
+
+
+@defop("StridedSliceGrad", dtypes=ALL)
+def STRIDED_SLICE_GRAD(g, shape, index):
+    out = np.zeros(shape, dtype=g.dtype)
+    out[index] = g
+    return out[()] if out.ndim == 0 else out
+
+
+@STRIDED_SLICE_GRAD.defvjp
+def _strided_slice_grad_grad(gg, y, g, shape, index):
+    return execute(STRIDED_SLICE, (gg,), {"index": index})
+
+
+def getitem(tensor, key):
+    """``tensor[key]`` for ints, slices (negative steps too), ``...``, ``tf.newaxis`` and scalar int tensors."""
+    return execute(STRIDED_SLICE, (tensor,), {"index": strided_slice_index(key)})
+
+
+def to_numpy(value, dtype=None):
+    """Alias kept for op modules: a Python or NumPy value as NumPy with TF's inference."""
+    return to_numpy_value(value, dtype)

@@ -1,0 +1,575 @@
+"""Elementwise math: forward (NumPy) and gradient (tapeflow ops) side by side, one block per primitive.
+
+Gradient conventions are TensorFlow's, including at kinks: ``abs'(0) = 0``, ``relu'(0) = 0``, ties in
+``maximum``/``minimum`` go to ``x``, ``sqrt'(0) = inf``, and complex inputs get conjugated gradients.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import errors
+from .._core.dispatch import execute
+from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, defop
+from .._core.tensor import Tensor, convert_to_tensor
+from ._convert import matching, to_tensor
+
+__all__ = [
+    "add", "subtract", "multiply", "truediv", "divide", "floordiv", "floormod", "pow", "maximum", "minimum",
+    "negative", "abs", "square", "sqrt", "rsqrt", "exp", "log", "sign", "floor", "round", "reciprocal", "conj",
+    "sigmoid", "tanh", "relu", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "logical_and", "logical_or", "logical_xor", "logical_not", "real", "imag",
+]
+
+
+def _broadcast_error(exc, values, attrs, name):
+    a, b = values[0], values[1]
+    return errors.op_error(name, f"Incompatible shapes: {errors.shape_str(np.shape(a))} vs. "
+                                 f"{errors.shape_str(np.shape(b))}")
+
+
+def _binary_op(name, dtypes=NUMERIC):
+    """Register a broadcasting binary op whose shape errors read like TF's."""
+    return defop(name, dtypes=dtypes, on_error=lambda e, v, a: _broadcast_error(e, v, a, name))
+
+
+def conj(x, name=None):
+    """Complex conjugate; real tensors are returned unchanged (``tf.math.conj``)."""
+    x = to_tensor(x)
+    if x._value.dtype.kind != "c":
+        return x
+    return execute(CONJ, (x,))
+
+
+@defop("Conj", dtypes=("complex64", "complex128"))
+def CONJ(x):
+    return np.conj(x)
+
+
+@CONJ.defvjp
+def _conj_grad(g, y, x):
+    return conj(g)
+
+
+# ------------------------------------------------------------------------------------------ binary arithmetic
+
+
+@_binary_op("AddV2")
+def ADD(x, y):
+    return x + y
+
+
+@ADD.defvjp
+def _add_grad(g, z, x, y):
+    return g, g
+
+
+@_binary_op("Sub")
+def SUB(x, y):
+    return x - y
+
+
+@SUB.defvjp
+def _sub_grad(g, z, x, y, needs):
+    return g, (negative(g) if needs[1] else None)
+
+
+@_binary_op("Mul")
+def MUL(x, y):
+    return x * y
+
+
+@MUL.defvjp
+def _mul_grad(g, z, x, y, needs):
+    return (g * conj(y) if needs[0] else None), (conj(x) * g if needs[1] else None)
+
+
+@_binary_op("RealDiv")
+def REALDIV(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return x / y
+
+
+@REALDIV.defvjp
+def _realdiv_grad(g, z, x, y, needs):
+    gx = g / conj(y) if needs[0] else None
+    gy = g * conj(negative(x) / y / y) if needs[1] else None
+    return gx, gy
+
+
+@_binary_op("FloorDiv", dtypes=REAL)
+def FLOORDIV(x, y):
+    if x.dtype.kind in "iu" and np.any(y == 0):
+        raise ZeroDivisionError("Integer division by zero")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor_divide(x, y)
+
+
+# TF declares FloorDiv non-differentiable (its gradient is None, not zero).
+
+
+@_binary_op("FloorMod", dtypes=REAL)
+def FLOORMOD(x, y):
+    if x.dtype.kind in "iu" and np.any(y == 0):
+        raise ZeroDivisionError("Integer division by zero")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.mod(x, y)
+
+
+@FLOORMOD.defvjp
+def _floormod_grad(g, z, x, y, needs):
+    gy = negative(g) * floordiv(x, y) if needs[1] else None
+    return g, gy
+
+
+@_binary_op("Pow")
+def POW(x, y):
+    if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
+        raise ValueError("Integers to negative integer powers are not allowed")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.power(x, y)
+
+
+@POW.defvjp
+def _pow_grad(g, z, x, y, needs):
+    gx = gy = None
+    if needs[0]:
+        gx = g * conj(y * pow(x, y - 1))
+    if needs[1]:
+        # d(x**y)/dy = x**y * log(x), taken as 0 where x <= 0 (x == 0 for complex), as TF does.
+        mask = not_equal(x, 0) if x._value.dtype.kind == "c" else greater(x, 0)
+        safe_x = where(mask, x, ones_like_t(x))
+        log_x = where(mask, log(safe_x), zeros_like_t(x))
+        gy = g * conj(z * log_x)
+    return gx, gy
+
+
+@_binary_op("Maximum", dtypes=REAL)
+def MAXIMUM(x, y):
+    return np.maximum(x, y)
+
+
+@MAXIMUM.defvjp
+def _maximum_grad(g, z, x, y, needs):
+    return _select_grad(g, greater_equal(x, y), needs)
+
+
+@_binary_op("Minimum", dtypes=REAL)
+def MINIMUM(x, y):
+    return np.minimum(x, y)
+
+
+@MINIMUM.defvjp
+def _minimum_grad(g, z, x, y, needs):
+    return _select_grad(g, less_equal(x, y), needs)
+
+
+def _select_grad(g, xmask, needs):
+    """Route ``g`` to ``x`` where ``xmask`` holds (ties included) and to ``y`` elsewhere."""
+    zeros = zeros_like_t(g)
+    gx = where(xmask, g, zeros) if needs[0] else None
+    gy = where(xmask, zeros, g) if needs[1] else None
+    return gx, gy
+
+
+# ------------------------------------------------------------------------------------------ comparisons, logic
+# Declared non-differentiable: no ``defvjp``, so gradients through them are None.
+
+EQUAL = _binary_op("Equal", dtypes=None)(lambda x, y: np.equal(x, y))
+NOT_EQUAL = _binary_op("NotEqual", dtypes=None)(lambda x, y: np.not_equal(x, y))
+LESS = _binary_op("Less", dtypes=REAL)(lambda x, y: np.less(x, y))
+LESS_EQUAL = _binary_op("LessEqual", dtypes=REAL)(lambda x, y: np.less_equal(x, y))
+GREATER = _binary_op("Greater", dtypes=REAL)(lambda x, y: np.greater(x, y))
+GREATER_EQUAL = _binary_op("GreaterEqual", dtypes=REAL)(lambda x, y: np.greater_equal(x, y))
+LOGICAL_AND = _binary_op("LogicalAnd", dtypes=("bool",))(lambda x, y: np.logical_and(x, y))
+LOGICAL_OR = _binary_op("LogicalOr", dtypes=("bool",))(lambda x, y: np.logical_or(x, y))
+BITWISE_AND = _binary_op("BitwiseAnd", dtypes=("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                               "uint64"))(lambda x, y: np.bitwise_and(x, y))
+BITWISE_OR = _binary_op("BitwiseOr", dtypes=BITWISE_AND.allowed)(lambda x, y: np.bitwise_or(x, y))
+BITWISE_XOR = _binary_op("BitwiseXor", dtypes=BITWISE_AND.allowed)(lambda x, y: np.bitwise_xor(x, y))
+LOGICAL_NOT = defop("LogicalNot", dtypes=("bool",))(lambda x: np.logical_not(x))
+INVERT = defop("Invert", dtypes=BITWISE_AND.allowed)(lambda x: np.invert(x))
+
+
+# ------------------------------------------------------------------------------------------ unary
+
+
+@defop("Neg", dtypes=NUMERIC)
+def NEG(x):
+    return np.negative(x)
+
+
+@NEG.defvjp
+def _neg_grad(g, y, x):
+    return negative(g)
+
+
+@defop("Abs", dtypes=REAL)
+def ABS(x):
+    return np.abs(x)
+
+
+@ABS.defvjp
+def _abs_grad(g, y, x):
+    return g * sign(x)
+
+
+@defop("ComplexAbs", dtypes=("complex64", "complex128"))
+def COMPLEX_ABS(x):
+    return np.abs(x)
+
+
+@COMPLEX_ABS.defvjp
+def _complex_abs_grad(g, y, x):
+    # d|z| = Re(conj(z)/|z| dz): the gradient is g * z / |z|, 0 at z == 0 as TF.
+    safe = where(equal(y, 0), ones_like_t(y), y)
+    scale = where(equal(y, 0), zeros_like_t(y), g / safe)
+    return cast_complex(scale, x) * x
+
+
+@defop("Square", dtypes=NUMERIC)
+def SQUARE(x):
+    return np.square(x)
+
+
+@SQUARE.defvjp
+def _square_grad(g, y, x):
+    return g * (conj(x) * _scalar(2, x))
+
+
+@defop("Sqrt", dtypes=FLOAT_COMPLEX)
+def SQRT(x):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.sqrt(x)
+
+
+@SQRT.defvjp
+def _sqrt_grad(g, y, x):
+    return execute(SQRT_GRAD, (y, g))
+
+
+@defop("SqrtGrad", dtypes=FLOAT_COMPLEX)
+def SQRT_GRAD(y, g):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return g * y.dtype.type(0.5) / np.conj(y)
+
+
+@SQRT_GRAD.defvjp
+def _sqrt_grad_grad(gg, dx, y, g, needs):
+    ga = gg / conj(y)
+    return (negative(conj(ga)) * dx if needs[0] else None), (_scalar(0.5, ga) * ga if needs[1] else None)
+
+
+@defop("Rsqrt", dtypes=FLOAT_COMPLEX)
+def RSQRT(x):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 1 / np.sqrt(x)
+
+
+@RSQRT.defvjp
+def _rsqrt_grad(g, y, x):
+    # d(x^-1/2) = -1/2 x^-3/2 = -1/2 y^3
+    return g * conj(_scalar(-0.5, y) * y * y * y)
+
+
+@defop("Exp", dtypes=FLOAT_COMPLEX)
+def EXP(x):
+    with np.errstate(over="ignore"):
+        return np.exp(x)
+
+
+@EXP.defvjp
+def _exp_grad(g, y, x):
+    return g * conj(y)
+
+
+@defop("Log", dtypes=FLOAT_COMPLEX)
+def LOG(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x)
+
+
+@LOG.defvjp
+def _log_grad(g, y, x):
+    return g * reciprocal(conj(x))
+
+
+@defop("Reciprocal", dtypes=FLOAT_COMPLEX + ("int8", "int16", "int32", "int64"))
+def RECIPROCAL(x):
+    with np.errstate(divide="ignore"):
+        return np.reciprocal(x)
+
+
+@RECIPROCAL.defvjp
+def _reciprocal_grad(g, y, x):
+    return g * negative(conj(y * y))
+
+
+@defop("Sign", dtypes=NUMERIC)
+def SIGN(x):
+    if x.dtype.kind == "c":
+        a = np.abs(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(a == 0, 0, x / np.where(a == 0, 1, a)).astype(x.dtype)
+    return np.sign(x)
+
+
+@SIGN.defvjp
+def _sign_grad(g, y, x):
+    # TF: the derivative of sign is zero everywhere (not None).
+    return zeros_like_t(x)
+
+
+# Floor and Round are declared non-differentiable: TF returns None through them.
+FLOOR = defop("Floor", dtypes=FLOAT)(lambda x: np.floor(x))
+ROUND = defop("Round", dtypes=NUMERIC)(lambda x: np.round(x) if x.dtype.kind in "fc" else x)
+
+
+@defop("Sigmoid", dtypes=FLOAT_COMPLEX)
+def SIGMOID(x):
+    if x.dtype.kind == "c":
+        return 1 / (1 + np.exp(-x))
+    # Stable in both tails: exp never overflows.
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)[()]
+
+
+@SIGMOID.defvjp
+def _sigmoid_grad(g, y, x):
+    return execute(SIGMOID_GRAD, (y, g))
+
+
+@defop("SigmoidGrad", dtypes=FLOAT_COMPLEX)
+def SIGMOID_GRAD(y, g):
+    return g * (y * (1 - y))
+
+
+@SIGMOID_GRAD.defvjp
+def _sigmoid_grad_grad(gg, dx, y, g, needs):
+    gy = gg * g * conj(_scalar(1, y) - _scalar(2, y) * y) if needs[0] else None
+    gg_ = execute(SIGMOID_GRAD, (y, gg)) if needs[1] else None
+    return gy, gg_
+
+
+@defop("Tanh", dtypes=FLOAT_COMPLEX)
+def TANH(x):
+    return np.tanh(x)
+
+
+@TANH.defvjp
+def _tanh_grad(g, y, x):
+    return execute(TANH_GRAD, (y, g))
+
+
+@defop("TanhGrad", dtypes=FLOAT_COMPLEX)
+def TANH_GRAD(y, g):
+    return g * (1 - y * np.conj(y))
+
+
+@TANH_GRAD.defvjp
+def _tanh_grad_grad(gg, dx, y, g, needs):
+    gy = gg * g * conj(_scalar(-2, y) * y) if needs[0] else None
+    gg_ = execute(TANH_GRAD, (y, gg)) if needs[1] else None
+    return gy, gg_
+
+
+@defop("Relu", dtypes=REAL)
+def RELU(x):
+    return np.maximum(x, x.dtype.type(0))
+
+
+@RELU.defvjp
+def _relu_grad(g, y, x):
+    return execute(RELU_GRAD, (g, y))
+
+
+@defop("ReluGrad", dtypes=REAL)
+def RELU_GRAD(g, y):
+    # relu'(0) = 0: the gradient passes only where the output is strictly positive.
+    return np.where(y > 0, g, g.dtype.type(0))[()]
+
+
+@RELU_GRAD.defvjp
+def _relu_grad_grad(gg, dx, g, y, needs):
+    return (execute(RELU_GRAD, (gg, y)) if needs[0] else None), None
+
+
+@defop("Real", dtypes=("complex64", "complex128"), same_dtype=False)
+def REAL_PART(x):
+    return np.real(x)
+
+
+@REAL_PART.defvjp
+def _real_grad(g, y, x):
+    return cast_complex(g, x)
+
+
+@defop("Imag", dtypes=("complex64", "complex128"), same_dtype=False)
+def IMAG_PART(x):
+    return np.imag(x)
+
+
+@IMAG_PART.defvjp
+def _imag_grad(g, y, x):
+    return cast_complex(g, x) * _scalar(-1j, x)
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def _scalar(value, like):
+    """A rank-0 constant of ``like``'s dtype (not recorded: it has no inputs)."""
+    from .._core.tensor import wrap
+
+    return wrap(like._value.dtype.type(value))
+
+
+def cast_complex(real, like):
+    """``real`` as a complex tensor of ``like``'s dtype (imaginary part 0), differentiable."""
+    from .array_ops import cast
+
+    return cast(real, like.dtype)
+
+
+def zeros_like_t(x):
+    from .array_ops import zeros_like
+
+    return zeros_like(x)
+
+
+def ones_like_t(x):
+    from .array_ops import ones_like
+
+    return ones_like(x)
+
+
+def where(condition, x, y):
+    from .array_ops import where as _where
+
+    return _where(condition, x, y)
+
+
+# ------------------------------------------------------------------------------------------ public functions
+
+
+def _binary_api(op, doc):
+    def api(x, y, name=None):
+        x, y = matching(x, y)
+        return execute(op, (x, y))
+
+    api.__doc__ = doc
+    return api
+
+
+def _unary_api(op, doc):
+    def api(x, name=None):
+        return execute(op, (to_tensor(x),))
+
+    api.__doc__ = doc
+    return api
+
+
+add = _binary_api(ADD, "Elementwise ``x + y`` with broadcasting (``tf.math.add``).")
+subtract = _binary_api(SUB, "Elementwise ``x - y`` with broadcasting (``tf.math.subtract``).")
+multiply = _binary_api(MUL, "Elementwise ``x * y`` with broadcasting (``tf.math.multiply``).")
+maximum = _binary_api(MAXIMUM, "Elementwise maximum; the gradient at ties goes to ``x`` (``tf.math.maximum``).")
+minimum = _binary_api(MINIMUM, "Elementwise minimum; the gradient at ties goes to ``x`` (``tf.math.minimum``).")
+floormod = _binary_api(FLOORMOD, "Elementwise remainder of floor division (``tf.math.floormod``).")
+less = _binary_api(LESS, "Elementwise ``x < y`` (``tf.math.less``).")
+less_equal = _binary_api(LESS_EQUAL, "Elementwise ``x <= y`` (``tf.math.less_equal``).")
+greater = _binary_api(GREATER, "Elementwise ``x > y`` (``tf.math.greater``).")
+greater_equal = _binary_api(GREATER_EQUAL, "Elementwise ``x >= y`` (``tf.math.greater_equal``).")
+logical_and = _binary_api(LOGICAL_AND, "Elementwise logical and of bool tensors (``tf.math.logical_and``).")
+logical_or = _binary_api(LOGICAL_OR, "Elementwise logical or of bool tensors (``tf.math.logical_or``).")
+
+negative = _unary_api(NEG, "Elementwise ``-x`` (``tf.math.negative``).")
+square = _unary_api(SQUARE, "Elementwise ``x * x`` (``tf.math.square``).")
+sqrt = _unary_api(SQRT, "Elementwise square root; its gradient at 0 is ``inf`` (``tf.math.sqrt``).")
+rsqrt = _unary_api(RSQRT, "Elementwise ``1 / sqrt(x)`` (``tf.math.rsqrt``).")
+exp = _unary_api(EXP, "Elementwise ``e ** x`` (``tf.math.exp``).")
+log = _unary_api(LOG, "Elementwise natural logarithm (``tf.math.log``).")
+reciprocal = _unary_api(RECIPROCAL, "Elementwise ``1 / x`` (``tf.math.reciprocal``).")
+sign = _unary_api(SIGN, "Elementwise sign (-1, 0 or 1); its gradient is zero (``tf.math.sign``).")
+floor = _unary_api(FLOOR, "Elementwise floor; not differentiable (``tf.math.floor``).")
+round = _unary_api(ROUND, "Elementwise rounding, half to even; not differentiable (``tf.math.round``).")
+sigmoid = _unary_api(SIGMOID, "Elementwise logistic function ``1 / (1 + exp(-x))`` (``tf.math.sigmoid``).")
+tanh = _unary_api(TANH, "Elementwise hyperbolic tangent (``tf.math.tanh``).")
+relu = _unary_api(RELU, "Rectified linear unit ``max(x, 0)``; its gradient at 0 is 0 (``tf.nn.relu``).")
+logical_not = _unary_api(LOGICAL_NOT, "Elementwise logical not of a bool tensor (``tf.math.logical_not``).")
+
+
+def abs(x, name=None):
+    """Elementwise absolute value (``|z|`` as a real tensor for complex input); ``abs'(0) = 0`` (``tf.math.abs``)."""
+    x = to_tensor(x)
+    return execute(COMPLEX_ABS if x._value.dtype.kind == "c" else ABS, (x,))
+
+
+def real(input, name=None):
+    """The real part of a complex tensor; real tensors are returned unchanged (``tf.math.real``)."""
+    x = to_tensor(input)
+    return execute(REAL_PART, (x,)) if x._value.dtype.kind == "c" else x
+
+
+def imag(input, name=None):
+    """The imaginary part of a complex tensor; zeros for real tensors (``tf.math.imag``)."""
+    x = to_tensor(input)
+    return execute(IMAG_PART, (x,)) if x._value.dtype.kind == "c" else zeros_like_t(x)
+
+
+def pow(x, y, name=None):
+    """Elementwise ``x ** y`` (``tf.math.pow``)."""
+    x, y = matching(x, y)
+    return execute(POW, (x, y))
+
+
+def equal(x, y, name=None):
+    """Elementwise ``x == y`` (``tf.math.equal``)."""
+    x, y = matching(x, y)
+    return execute(EQUAL, (x, y))
+
+
+def not_equal(x, y, name=None):
+    """Elementwise ``x != y`` (``tf.math.not_equal``)."""
+    x, y = matching(x, y)
+    return execute(NOT_EQUAL, (x, y))
+
+
+def logical_xor(x, y, name=None):
+    """Elementwise exclusive or of bool tensors (``tf.math.logical_xor``)."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
+
+
+_INT_TO_FLOAT = {"int8": "float32", "uint8": "float32", "int16": "float32", "uint16": "float32",
+                 "int32": "float64", "uint32": "float64", "int64": "float64", "uint64": "float64"}
+
+
+def truediv(x, y, name=None):
+    """Elementwise division; integers are first cast to floats, as Python 3's ``/`` (``tf.math.truediv``).
+
+    Raises:
+        TypeError: when ``x`` and ``y`` have different dtypes.
+    """
+    x = to_tensor(x)
+    if not isinstance(y, Tensor):
+        y = y._read() if hasattr(y, "_tapeflow_variable") else convert_to_tensor(y, dtype_hint=x.dtype)
+    if x.dtype != y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    target = _INT_TO_FLOAT.get(x.dtype.name)
+    if target is not None:
+        from .array_ops import cast
+
+        x, y = cast(x, target), cast(y, target)
+    return execute(REALDIV, (x, y))
+
+
+def divide(x, y, name=None):
+    """``x / y`` (``tf.math.divide``)."""
+    if not isinstance(x, Tensor) and not hasattr(x, "_tapeflow_variable"):
+        x = to_tensor(x, y.dtype if isinstance(y, Tensor) or hasattr(y, "_tapeflow_variable") else None)
+    return x / y
+
+
+def floordiv(x, y, name=None):
+    """Elementwise division rounded toward negative infinity (``tf.math.floordiv``)."""
+    x, y = matching(x, y)
+    return execute(FLOORDIV, (x, y))

@@ -1,0 +1,119 @@
+"""Python operators on tensors and variables (``+``, ``*``, ``@``, ``[]``, comparisons ...).
+
+They are attached here rather than written in the ``Tensor`` class so that the class stays free of op logic and
+every operator is the same function as its ``tf.*`` counterpart, going through the one dispatch point.
+Conversion follows TF: the other operand takes the tensor's dtype (``t * 2.0``), tensors are never promoted.
+"""
+
+from __future__ import annotations
+
+from .._core import errors
+from .._core.dispatch import execute
+from .._core.tensor import EagerTensor, Tensor
+from . import array_ops, linalg_ops, math_ops
+from ._convert import operand_like
+
+
+def _binary(op):
+    def forward(self, other):
+        if type(other) is not EagerTensor:
+            other = operand_like(other, self)
+        return execute(op, (self, other))
+
+    def reflected(self, other):
+        return execute(op, (operand_like(other, self), self))
+
+    return forward, reflected
+
+
+def _via(fn):
+    def forward(self, other):
+        if type(other) is not EagerTensor:
+            other = operand_like(other, self)
+        return fn(self, other)
+
+    def reflected(self, other):
+        return fn(operand_like(other, self), self)
+
+    return forward, reflected
+
+
+def _eq(self, other):
+    try:
+        other = other if type(other) is EagerTensor else operand_like(other, self)
+        return execute(math_ops.EQUAL, (self, other))
+    except (errors.InvalidArgumentError, TypeError, ValueError):
+        return False
+
+
+def _ne(self, other):
+    try:
+        other = other if type(other) is EagerTensor else operand_like(other, self)
+        return execute(math_ops.NOT_EQUAL, (self, other))
+    except (errors.InvalidArgumentError, TypeError, ValueError):
+        return True
+
+
+def _logical_or_bitwise(logical, bitwise):
+    def pick(x, y):
+        return execute(logical if x._value.dtype.kind == "b" else bitwise, (x, y))
+
+    return _via(pick)
+
+
+def _invert(self):
+    return execute(math_ops.LOGICAL_NOT if self._value.dtype.kind == "b" else math_ops.INVERT, (self,))
+
+
+def _matmul(self, other):
+    return linalg_ops.matmul(self, other)
+
+
+def _rmatmul(self, other):
+    return linalg_ops.matmul(other, self)
+
+
+OPERATORS = {
+    "__add__": _binary(math_ops.ADD),
+    "__sub__": _binary(math_ops.SUB),
+    "__mul__": _binary(math_ops.MUL),
+    "__pow__": _binary(math_ops.POW),
+    "__truediv__": _via(math_ops.truediv),
+    "__floordiv__": _via(math_ops.floordiv),
+    "__mod__": _via(math_ops.floormod),
+    "__and__": _logical_or_bitwise(math_ops.LOGICAL_AND, math_ops.BITWISE_AND),
+    "__or__": _logical_or_bitwise(math_ops.LOGICAL_OR, math_ops.BITWISE_OR),
+    "__xor__": _via(lambda x, y: math_ops.logical_xor(x, y) if x._value.dtype.kind == "b"
+                    else execute(math_ops.BITWISE_XOR, (x, y))),
+}
+COMPARISONS = {"__lt__": math_ops.LESS, "__le__": math_ops.LESS_EQUAL, "__gt__": math_ops.GREATER,
+               "__ge__": math_ops.GREATER_EQUAL}
+
+
+def _compare(op):
+    def compare(self, other):
+        if type(other) is not EagerTensor:
+            other = operand_like(other, self)
+        return execute(op, (self, other))
+
+    return compare
+
+
+def install(cls):
+    """Give ``cls`` (Tensor) TF's operators."""
+    for name, (fwd, rev) in OPERATORS.items():
+        setattr(cls, name, fwd)
+        setattr(cls, "__r" + name[2:], rev)
+    for name, op in COMPARISONS.items():
+        setattr(cls, name, _compare(op))
+    cls.__eq__ = _eq
+    cls.__ne__ = _ne
+    cls.__matmul__ = _matmul
+    cls.__rmatmul__ = _rmatmul
+    cls.__neg__ = lambda self: execute(math_ops.NEG, (self,))
+    cls.__abs__ = lambda self: math_ops.abs(self)
+    cls.__invert__ = _invert
+    cls.__getitem__ = array_ops.getitem
+
+
+install(Tensor)

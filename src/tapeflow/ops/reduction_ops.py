@@ -1,0 +1,193 @@
+"""Reductions: forward (NumPy) and gradient (tapeflow ops) side by side.
+
+Every reduction takes ``axis`` (None, an int, or a list; negative counts from the end) and ``keepdims``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import errors
+from .._core.dispatch import execute
+from .._core.registry import NUMERIC, REAL, defop
+from ._convert import to_tensor
+from .array_ops import broadcast_to, cast, reshape
+
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin"]
+
+
+def _axis_error(op_name):
+    def on_error(exc, values, attrs):
+        nd = np.ndim(values[0])
+        for a in attrs["axis"] or ():
+            if not -nd <= a < max(nd, 1):
+                return errors.op_error(op_name, f"Invalid reduction dimension ({a} for input with {nd} "
+                                       "dimension(s)", wrapped=False)
+        return None
+
+    return on_error
+
+
+def _normalize_axis(axis, ndim):
+    """``axis`` as a tuple of ints (``None`` stays ``None``: all axes)."""
+    if axis is None:
+        return None
+    if hasattr(axis, "_value"):
+        axis = np.asarray(axis._value).tolist()
+    if isinstance(axis, (int, np.integer)):
+        return (int(axis),)
+    return tuple(int(a) for a in axis)
+
+
+def _kept_shape(shape, axis):
+    """The input shape with reduced axes set to 1: the shape a keepdims=False result is reshaped to."""
+    nd = len(shape)
+    axes = range(nd) if axis is None else [a % nd for a in axis] if nd else []
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+
+
+def _expand_grad(g, x, axis, keepdims):
+    """``g`` reshaped to the kept-dims shape and broadcast back to ``x``'s shape."""
+    shape = x._value.shape
+    if not keepdims:
+        g = reshape(g, _kept_shape(shape, axis))
+    if g._value.shape != shape:
+        g = broadcast_to(g, shape)
+    return g
+
+
+# ------------------------------------------------------------------------------------------ sum, mean
+
+
+@defop("Sum", dtypes=NUMERIC, on_error=_axis_error("Sum"))
+def SUM(x, axis, keepdims):
+    return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+@SUM.defvjp
+def _sum_grad(g, y, x, axis, keepdims):
+    return _expand_grad(g, x, axis, keepdims)
+
+
+def _count(x, axis):
+    if axis is None:
+        return np.size(x)
+    shape = np.shape(x)
+    return int(np.prod([shape[a] for a in axis]))
+
+
+@defop("Mean", dtypes=NUMERIC, on_error=_axis_error("Mean"))
+def MEAN(x, axis, keepdims):
+    s = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    n = _count(x, axis)
+    if x.dtype.kind in "iu":
+        # Integer mean truncates toward zero, as C++ integer division does.
+        q = np.abs(s) // max(n, 1)
+        return (np.sign(s) * q).astype(x.dtype)[()]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (s / x.dtype.type(n)).astype(x.dtype, copy=False)[()] if n else s * x.dtype.type(np.nan)
+
+
+@MEAN.defvjp
+def _mean_grad(g, y, x, axis, keepdims):
+    from .math_ops import _scalar
+
+    return _expand_grad(g, x, axis, keepdims) / _scalar(_count(x._value, axis), g)
+
+
+# ------------------------------------------------------------------------------------------ max, min
+
+
+def _extreme(ufunc, x, axis, keepdims):
+    if np.size(x) == 0:
+        lowest = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        highest = np.finfo(x.dtype).max if x.dtype.kind == "f" else np.iinfo(x.dtype).max
+        initial = -np.inf if ufunc is np.maximum and x.dtype.kind == "f" else (
+            lowest if ufunc is np.maximum else np.inf if x.dtype.kind == "f" else highest)
+        return ufunc.reduce(x, axis=axis, keepdims=keepdims, initial=initial)
+    return ufunc.reduce(x, axis=axis, keepdims=keepdims)
+
+
+@defop("Max", dtypes=REAL, on_error=_axis_error("Max"))
+def MAX(x, axis, keepdims):
+    return _extreme(np.maximum, x, axis, keepdims)
+
+
+@defop("Min", dtypes=REAL, on_error=_axis_error("Min"))
+def MIN(x, axis, keepdims):
+    return _extreme(np.minimum, x, axis, keepdims)
+
+
+def _min_or_max_grad(g, y, x, axis, keepdims):
+    """Split the gradient equally between the elements that attain the extreme (TF's tie rule)."""
+    from .math_ops import equal
+
+    y = _expand_grad(y, x, axis, keepdims) if not keepdims else y
+    indicators = cast(equal(y, x), g.dtype)
+    num_selected = reduce_sum(indicators, axis, keepdims=True)
+    return indicators / num_selected * _expand_grad(g, x, axis, keepdims)
+
+
+MAX.defvjp(_min_or_max_grad)
+MIN.defvjp(_min_or_max_grad)
+
+
+# ------------------------------------------------------------------------------------------ argmax (not differentiable)
+
+
+def _arg_forward(fn):
+    def forward(x, axis, output_type):
+        return fn(x, axis=axis).astype(output_type)[()]
+
+    return forward
+
+
+ARGMAX = defop("ArgMax", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmax))
+ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin))
+
+
+# ------------------------------------------------------------------------------------------ public functions
+
+
+def _reduce(op, input_tensor, axis, keepdims):
+    x = to_tensor(input_tensor)
+    axis = _normalize_axis(axis, x._value.ndim)
+    return execute(op, (x,), {"axis": axis, "keepdims": bool(keepdims)})
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    """Sum of elements across ``axis`` (all axes by default) (``tf.math.reduce_sum``)."""
+    return _reduce(SUM, input_tensor, axis, keepdims)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean of elements across ``axis``; integer means truncate (``tf.math.reduce_mean``)."""
+    return _reduce(MEAN, input_tensor, axis, keepdims)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Maximum across ``axis``; tied elements share the gradient equally (``tf.math.reduce_max``)."""
+    return _reduce(MAX, input_tensor, axis, keepdims)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Minimum across ``axis``; tied elements share the gradient equally (``tf.math.reduce_min``)."""
+    return _reduce(MIN, input_tensor, axis, keepdims)
+
+
+def _arg(op, input, axis, output_type):
+    from .._core import dtypes
+
+    x = to_tensor(input)
+    axis = 0 if axis is None else int(axis)
+    return execute(op, (x,), {"axis": axis, "output_type": dtypes.as_dtype(output_type).as_numpy_dtype})
+
+
+def argmax(input, axis=None, output_type="int64", name=None):
+    """Index of the largest value along ``axis`` (0 by default); not differentiable (``tf.math.argmax``)."""
+    return _arg(ARGMAX, input, axis, output_type)
+
+
+def argmin(input, axis=None, output_type="int64", name=None):
+    """Index of the smallest value along ``axis`` (0 by default); not differentiable (``tf.math.argmin``)."""
+    return _arg(ARGMIN, input, axis, output_type)

@@ -1,0 +1,248 @@
+"""Golden-case harness shared by the recorder and the test suite.
+
+A *case* is a plain function that takes the framework module as its only argument (``tf``) and returns a value
+(any nesting of lists, tuples and dicts of tensors, variables, Python and NumPy values, dtypes, shapes, strings).
+The same function runs twice: once on real TensorFlow 2.21 (``tools/record_golden.py`` stores the encoded result
+under ``tests/golden/data/``) and once on tapeflow (``tests/test_golden.py`` compares against the stored result).
+An exception escaping a case is part of its result; so are the Python warnings it raised and the records logged on
+the ``tensorflow`` logger while it ran.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import math
+import pkgutil
+import re
+import warnings
+
+import numpy as np
+
+CASE_PACKAGE = "tests.golden.cases"
+
+
+def case(fn):
+    """Mark ``fn`` as a golden case (the marker is all the harness needs)."""
+    fn.golden_case = True
+    return fn
+
+
+class Caught:
+    """An exception captured inside a case, so that a case can go on after an expected error."""
+
+    def __init__(self, exc: BaseException):
+        self.type = type(exc).__name__
+        self.message = str(exc)
+
+
+def catch(fn, *args, **kwargs):
+    """Call ``fn`` and return its result, or a :class:`Caught` holding the exception it raised."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - every error class is part of the behaviour under test
+        return Caught(exc)
+
+
+def load_cases():
+    """Return ``{module_name: {case_name: fn}}`` for every module of the cases package, in definition order."""
+    pkg = importlib.import_module(CASE_PACKAGE)
+    out = {}
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        mod = importlib.import_module(f"{CASE_PACKAGE}.{info.name}")
+        out[info.name] = {k: v for k, v in vars(mod).items() if callable(v) and getattr(v, "golden_case", False)}
+    return out
+
+
+# --------------------------------------------------------------------------------------------- encoding
+
+
+def _num(x):
+    """JSON-safe scalar: NaN and infinities become strings, complex becomes [re, im]."""
+    if isinstance(x, (complex, np.complexfloating)):
+        return [_num(x.real), _num(x.imag)]
+    if isinstance(x, (bytes, np.bytes_)):
+        return x.decode("latin-1")
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _array(a):
+    a = np.asarray(a)
+    return {"dtype": str(a.dtype) if a.dtype.kind not in "OSU" else "string", "shape": list(a.shape),
+            "value": _nested(a)}
+
+
+def _nested(a):
+    if a.ndim == 0:
+        return _num(a[()])
+    return [_nested(x) for x in a]
+
+
+def encode(value, tf):
+    """Encode ``value`` (produced by module ``tf``) as JSON-able data."""
+    if isinstance(value, Caught):
+        return {"kind": "error", "type": value.type, "message": value.message}
+    if value is None:
+        return {"kind": "none"}
+    if isinstance(value, tf.Variable):
+        return {"kind": "variable", **_array(value.numpy()), "tf_dtype": value.dtype.name}
+    if isinstance(value, tf.IndexedSlices) if hasattr(tf, "IndexedSlices") else False:
+        return {"kind": "indexed_slices", "indices": encode(value.indices, tf), "values": encode(value.values, tf),
+                "dense_shape": encode(value.dense_shape, tf)}
+    if isinstance(value, tf.Tensor):
+        return {"kind": "tensor", **_array(value.numpy()), "tf_dtype": value.dtype.name}
+    if isinstance(value, tf.DType):
+        return {"kind": "dtype", "name": value.name}
+    if isinstance(value, tf.TensorShape):
+        return {"kind": "shape", "dims": None if value.rank is None else list(value.as_list())}
+    if isinstance(value, (np.ndarray, np.generic)):
+        return {"kind": "numpy", "type": type(value).__name__, **_array(value)}
+    if isinstance(value, bool):
+        return {"kind": "bool", "value": value}
+    if isinstance(value, (int, float, complex)):
+        return {"kind": type(value).__name__, "value": _num(value)}
+    if isinstance(value, str):
+        return {"kind": "str", "value": value}
+    if isinstance(value, (list, tuple)):
+        return {"kind": type(value).__name__, "items": [encode(v, tf) for v in value]}
+    if isinstance(value, dict):
+        return {"kind": "dict", "items": {str(k): encode(v, tf) for k, v in value.items()}}
+    return {"kind": "repr", "value": repr(value)}
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(f"{record.levelname}:{record.name}:{record.getMessage()}")
+
+
+def run_case(fn, tf):
+    """Run one case on module ``tf``; return ``{"result", "warnings", "logs"}``."""
+    logger = logging.getLogger("tensorflow")
+    handler = _Collect()
+    logger.addHandler(handler)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = encode(fn(tf), tf)
+            except Exception as exc:  # noqa: BLE001
+                result = encode(Caught(exc), tf)
+    finally:
+        logger.removeHandler(handler)
+    warns = [f"{w.category.__name__}: {w.message}" for w in caught
+             if not issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning))]
+    return {"result": result, "warnings": warns, "logs": handler.lines}
+
+
+# --------------------------------------------------------------------------------------------- comparison
+
+_ADDR = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def normalize(text: str) -> str:
+    """Remove what legitimately differs between runs: object addresses."""
+    return _ADDR.sub("0x?", text)
+
+
+def _tolerance(dtype):
+    return {"float16": (1e-3, 1e-3), "float32": (1e-5, 1e-6), "complex64": (1e-5, 1e-6)}.get(dtype, (1e-12, 1e-14))
+
+
+def _values_close(exp, act, dtype):
+    if dtype in ("string", "bool") or dtype.startswith(("int", "uint")):
+        return exp == act
+    e = np.array(_decode(exp), dtype=complex if dtype.startswith("complex") else float)
+    a = np.array(_decode(act), dtype=complex if dtype.startswith("complex") else float)
+    if e.shape != a.shape:
+        return False
+    rtol, atol = _tolerance(dtype)
+    return bool(np.allclose(e, a, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def _decode(v):
+    if isinstance(v, list):
+        return [_decode(x) for x in v]
+    if v == "nan":
+        return float("nan")
+    if v == "inf":
+        return float("inf")
+    if v == "-inf":
+        return float("-inf")
+    return v
+
+
+def _complex_fix(v, dtype):
+    """Complex scalars are stored as [re, im]; turn them back into Python complex numbers."""
+    if not dtype.startswith("complex"):
+        return v
+    if isinstance(v, list) and len(v) == 2 and not isinstance(v[0], list):
+        return complex(*_decode(v))
+    return [_complex_fix(x, dtype) for x in v]
+
+
+def compare(expected, actual, path="result"):
+    """Return a list of human-readable differences between two encoded values (empty when they agree)."""
+    diffs = []
+    if expected.get("kind") != actual.get("kind"):
+        return [f"{path}: expected {expected} but got {actual}"]
+    kind = expected["kind"]
+    if kind in ("tensor", "variable", "numpy"):
+        for key in ("dtype", "shape", "type", "tf_dtype"):
+            if expected.get(key) != actual.get(key):
+                diffs.append(f"{path}: {key} {expected.get(key)} != {actual.get(key)}")
+        if not diffs:
+            dt = expected["dtype"]
+            if not _values_close(_complex_fix(expected["value"], dt), _complex_fix(actual["value"], dt), dt):
+                diffs.append(f"{path}: value {expected['value']} != {actual['value']}")
+    elif kind == "error":
+        if expected["type"] != actual["type"] or normalize(expected["message"]) != normalize(actual["message"]):
+            diffs.append(f"{path}: expected {expected['type']}({expected['message']!r}) "
+                         f"but got {actual['type']}({actual['message']!r})")
+    elif kind in ("list", "tuple"):
+        if len(expected["items"]) != len(actual["items"]):
+            diffs.append(f"{path}: length {len(expected['items'])} != {len(actual['items'])}")
+        else:
+            for i, (e, a) in enumerate(zip(expected["items"], actual["items"])):
+                diffs += compare(e, a, f"{path}[{i}]")
+    elif kind == "dict":
+        if set(expected["items"]) != set(actual["items"]):
+            diffs.append(f"{path}: keys {sorted(expected['items'])} != {sorted(actual['items'])}")
+        else:
+            for k in expected["items"]:
+                diffs += compare(expected["items"][k], actual["items"][k], f"{path}[{k!r}]")
+    elif kind == "indexed_slices":
+        for k in ("indices", "values", "dense_shape"):
+            diffs += compare(expected[k], actual[k], f"{path}.{k}")
+    elif kind == "float":
+        if not _values_close(expected["value"], actual["value"], "float64"):
+            diffs.append(f"{path}: {expected['value']} != {actual['value']}")
+    elif kind in ("str", "repr"):
+        if normalize(expected["value"]) != normalize(actual["value"]):
+            diffs.append(f"{path}: {expected['value']!r} != {actual['value']!r}")
+    elif expected != actual:
+        diffs.append(f"{path}: {expected} != {actual}")
+    return diffs
+
+
+def compare_run(expected, actual):
+    """Compare two :func:`run_case` outputs: result, warnings and log lines."""
+    diffs = compare(expected["result"], actual["result"])
+    for key in ("warnings", "logs"):
+        e = [normalize(x) for x in expected[key]]
+        a = [normalize(x) for x in actual[key]]
+        if e != a:
+            diffs.append(f"{key}: expected {e} but got {a}")
+    return diffs
