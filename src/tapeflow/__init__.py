@@ -24,7 +24,7 @@ from .ops.array_ops import (
 from .ops.linalg_ops import matmul, norm
 from .ops.math_ops import (
     abs, add, divide, equal, exp, floordiv, greater, greater_equal, less, less_equal, log, logical_and,
-    logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow, reciprocal, round, sigmoid, sign, sqrt, square, subtract, tanh, truediv,
+    logical_not, logical_or, floor, maximum, minimum, multiply, negative, not_equal, pow, reciprocal, round, sigmoid, sign, sqrt, square, subtract, tanh, truediv,
 )
 from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
 from . import autodiff, dtypes, keras, linalg, math, nest, nn  # noqa: E402  (namespaces use the names above)

@@ -14,6 +14,8 @@ which is how higher derivatives work.
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import errors
 from .dtypes import TRAINABLE_NUMS
 
@@ -43,17 +45,35 @@ def unbroadcast(g, shape):
     return g
 
 
-def _seed(target, og, math_ops, array_ops):
-    """The output gradient for ``target``: ones, or ``og`` converted and fitted to the target's shape."""
+def _seed(target, og, array_ops):
+    """The output gradient for ``target``: ones, or ``og`` fitted to the target's shape as TF's rules would.
+
+    A broadcastable ``og`` is broadcast; one of the same rank goes on as is (the first elementwise rule then
+    fails with TF's "Incompatible shapes" error); any other shape fails as TF's gradient reshape does.
+    """
     if og is None:
         return array_ops.ones_like(target)
-    shape = target._value.shape
-    if og._value.shape != shape:
-        if og._value.size != target._value.size:
-            raise errors.op_error("Reshape", f"Input to reshape is a tensor with {og._value.size} values, but "
-                                  f"the requested shape has {target._value.size}", wrapped=False)
-        og = array_ops.reshape(og, shape)
-    return og
+    if og._value.dtype != target._value.dtype:
+        # TF fails in the first rule's ``grad * y`` (a Mul with the upstream gradient as input #0).
+        want, got = og.dtype.name, target.dtype.name
+        names = {"float32": "float", "float64": "double", "float16": "half"}
+        raise errors.InvalidArgumentError(
+            None, None, f"cannot compute Mul as input #1(zero-based) was expected to be a {names.get(want, want)} "
+            f"tensor but is a {names.get(got, got)} tensor [Op:Mul] name: ")
+    shape = np.shape(target._value)
+    oshape = np.shape(og._value)
+    if oshape == shape:
+        return og
+    try:
+        fits = np.broadcast_shapes(oshape, shape) == shape
+    except ValueError:
+        fits = False
+    if fits:
+        return array_ops.broadcast_to(og, shape)
+    if len(oshape) == len(shape):
+        return og
+    raise errors.op_error("Reshape", f"Input to reshape is a tensor with {int(np.prod(oshape))} values, but the "
+                          f"requested shape has {int(np.prod(shape))}")
 
 
 def backward(records, targets, sources, output_gradients=None):
@@ -86,38 +106,45 @@ def backward(records, targets, sources, output_gradients=None):
 
     grads = {}
     for i, target in enumerate(targets):
-        if target._id not in reach or target._value.dtype.num not in TRAINABLE_NUMS:
+        if target._id not in reach:
             continue
         og = output_gradients[i] if output_gradients is not None and i < len(output_gradients) else None
-        seed = _seed(target, og, math_ops, array_ops)
+        seed = _seed(target, og, array_ops)
         prev = grads.get(target._id)
         grads[target._id] = seed if prev is None else add(prev, seed)
 
     if grads:
-        for op, inputs, outputs, attrs, _where in reversed(path):
-            vjp = op.vjp
-            if op.num_outputs == 1:
-                oid = outputs._id
-                g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
-                if g is None or vjp is None:
-                    continue
-            else:
-                g = tuple([grads.get(o._id) if o._id in source_ids else grads.pop(o._id, None) for o in outputs])
-                if vjp is None or all(x is None for x in g):
-                    continue
-            needs = tuple([t._id in reach and t._value.dtype.num in TRAINABLE_NUMS for t in inputs])
-            if op.vjp_needs:
-                in_grads = vjp(g, outputs, *inputs, needs=needs, **attrs)
-            else:
-                in_grads = vjp(g, outputs, *inputs, **attrs)
-            if len(inputs) == 1:
-                in_grads = (in_grads,)
-            for t, need, ig in zip(inputs, needs, in_grads):
-                if not need or ig is None:
-                    continue
-                if ig._value.shape != t._value.shape:
-                    ig = unbroadcast(ig, t._value.shape)
-                tid = t._id
-                prev = grads.get(tid)
-                grads[tid] = ig if prev is None else add(prev, ig)
-    return [grads.get(s._id) if s._value.dtype.num in TRAINABLE_NUMS else None for s in sources]
+        with np.errstate(all="ignore"):  # NaN and inf gradients are results here, as in TF, not warnings
+            _walk(path, grads, reach, source_ids, add)
+    # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
+    return [grads.get(s._id) for s in sources]
+
+
+def _walk(path, grads, reach, source_ids, add):
+    """The reversed scan: run each record's rule and accumulate input gradients into ``grads``."""
+    for op, inputs, outputs, attrs, _where in reversed(path):
+        vjp = op.vjp
+        if op.num_outputs == 1:
+            oid = outputs._id
+            g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
+            if g is None or vjp is None:
+                continue
+        else:
+            g = tuple([grads.get(o._id) if o._id in source_ids else grads.pop(o._id, None) for o in outputs])
+            if vjp is None or all(x is None for x in g):
+                continue
+        needs = tuple([t._id in reach and t._value.dtype.num in TRAINABLE_NUMS for t in inputs])
+        if op.vjp_needs:
+            in_grads = vjp(g, outputs, *inputs, needs=needs, **attrs)
+        else:
+            in_grads = vjp(g, outputs, *inputs, **attrs)
+        if len(inputs) == 1:
+            in_grads = (in_grads,)
+        for t, need, ig in zip(inputs, needs, in_grads):
+            if not need or ig is None:
+                continue
+            if ig._value.shape != t._value.shape:
+                ig = unbroadcast(ig, t._value.shape)
+            tid = t._id
+            prev = grads.get(tid)
+            grads[tid] = ig if prev is None else add(prev, ig)

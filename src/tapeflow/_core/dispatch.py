@@ -44,7 +44,8 @@ class Recording:
         self.variables.setdefault(var._id, var)
 
     def watched_variables(self):
-        return tuple(self.variables.values())
+        # TF lists them in creation order (variable ids are allocated at creation).
+        return tuple(sorted(self.variables.values(), key=lambda v: v._id))
 
 
 def _dtype_error(op, inputs):

@@ -15,7 +15,7 @@ from .backprop import backward
 from .dispatch import Recording
 from .dtypes import is_trainable
 from .logs import log_first_n
-from .state import STATE
+from .state import STATE, line_of, user_frame
 from .tensor import Tensor, convert_to_tensor
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
@@ -130,10 +130,12 @@ class GradientTape:
         Raises:
             ValueError: for anything that is not a tensor or variable.
         """
+        if self._tape is None:
+            raise AttributeError("'NoneType' object has no attribute '_tape'")
         for t in _watchable(tensor):
             if not is_trainable(t.dtype):
                 log_first_n("WARNING", "The dtype of the watched tensor must be floating (e.g. tf.float32), "
-                            f"got {t.dtype!r}", 5, key="watch")
+                            f"got {t.dtype!r}", 5, key=("watch", _calling_line()))
             if _is_variable(t):
                 self._tape.watch_variable(t)
             else:
@@ -168,7 +170,7 @@ class GradientTape:
             if not self._persistent:
                 self._pop_tape()
             else:
-                log_first_n("WARNING", _PERSISTENT_INSIDE, 1, key="persistent_inside")
+                log_first_n("WARNING", _PERSISTENT_INSIDE, 1, key=("persistent_inside", _calling_line()))
         if target is None:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, Variables or "
                             "CompositeTensors to be differentiated, but received None.")
@@ -177,8 +179,8 @@ class GradientTape:
         except ValueError:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
 
-        flat_targets = _flat_differentiable(target)
-        flat_sources = _flat_differentiable(sources)
+        flat_targets = _flat_differentiable(target, "dtype")
+        flat_sources = _flat_differentiable(sources, "_id")
         if output_gradients is not None:
             output_gradients = [convert_to_tensor(g) if not _is_variable(g) else g.read_value()
                                 for g in nest.flatten(output_gradients)]
@@ -194,19 +196,28 @@ class GradientTape:
         return nest.pack_sequence_as(sources, grads)
 
 
-def _flat_differentiable(structure):
-    """Flatten targets or sources; ``None`` or non-tensors inside fail as TF's ``as_dtype`` does."""
+def _flat_differentiable(structure, probe):
+    """Flatten targets or sources; what is not a tensor or variable fails as TF's internals do.
+
+    TF reads ``.dtype`` of targets and ``._id`` of sources first, so the attribute named differs.
+    """
     flat = nest.flatten(structure)
     for x in flat:
-        if x is None:
-            raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
-        if not isinstance(x, Tensor) and not _is_variable(x):
-            if not hasattr(x, "dtype"):
-                raise AttributeError(f"{type(x).__name__!r} object has no attribute 'dtype'")
-            kind = type(x)
-            name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-            raise AttributeError(f"'{name}' object has no attribute '_id'")
+        if isinstance(x, Tensor) or _is_variable(x):
+            continue
+        if x is None or (probe == "_id" and isinstance(x, (str, bytes))):
+            raise TypeError(f"Cannot convert the argument `type_value`: {x!r} to a TensorFlow DType.")
+        if probe == "dtype" and hasattr(x, "dtype"):
+            probe = "_id"
+        kind = type(x)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise AttributeError(f"'{name}' object has no attribute '{probe}'")
     return flat
+
+
+def _calling_line():
+    """The user's ``(file, line)`` that called into the tape: TF's ``log_first_n`` counts per calling line."""
+    return line_of(user_frame())
 
 
 class _StopRecording:

@@ -234,7 +234,7 @@ def _infer_python(value):
     if t is complex:
         return np.complex128(value)
     if t is str or t is bytes:
-        return np.array(value.encode() if t is str else value, dtype=object)[()]
+        return np.array(value.encode() if t is str else value, dtype=object)
     if value is None:
         raise _unsupported(value)
     try:

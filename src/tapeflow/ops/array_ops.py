@@ -9,6 +9,7 @@ import numpy as np
 from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core.dispatch import execute
+from .._core.logs import get_logger
 from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, convert_to_tensor, to_numpy_value, wrap
@@ -54,6 +55,10 @@ def cast(x, dtype, name=None):
     x = to_tensor(x)
     if x.dtype == dtype:
         return x
+    if x.dtype.is_complex and not dtype.is_complex:
+        get_logger().warning(f"You are casting an input of type {x.dtype.name} to an incompatible dtype "
+                             f"{dtype.name}.  This will discard the imaginary part and may not be what you "
+                             "intended.")
     return execute(CAST, (x,), {"dtype": dtype.as_numpy_dtype})
 
 
