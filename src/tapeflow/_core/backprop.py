@@ -18,29 +18,55 @@ import numpy as np
 
 from . import errors
 from .dtypes import TRAINABLE_NUMS
+from .state import loud, quiet
+from .dispatch import READ_VARIABLE, execute
+from .tensor import wrap
+
 
 __all__ = ["backward", "unbroadcast"]
 
 
-def _ops():
-    # Imported late: the op modules are built on this package.
-    from ..ops import array_ops, math_ops, reduction_ops
+_OPS = None
 
-    return math_ops, array_ops, reduction_ops
+
+def _ops():
+    """``(math_ops, array_ops, reduction_ops)``, imported on first use: the op modules build on this package."""
+    global _OPS
+    if _OPS is None:
+        from ..ops import array_ops, math_ops, reduction_ops
+
+        _OPS = (math_ops, array_ops, reduction_ops)
+    return _OPS
+
+
+_AXES = {}
+
+
+def _sum_axes(gshape, shape):
+    """The axes to sum a gradient of ``gshape`` over to reach ``shape`` (memoised: shapes repeat every step)."""
+    key = (gshape, shape)
+    axes = _AXES.get(key)
+    if axes is None:
+        lead = len(gshape) - len(shape)
+        axes = list(range(lead)) if lead > 0 else []
+        for i, d in enumerate(shape):
+            if d == 1 and i + lead >= 0 and gshape[i + lead] != 1:
+                axes.append(i + lead)
+        axes = tuple(axes)
+        if len(_AXES) < 4096:
+            _AXES[key] = axes
+    return axes
 
 
 def unbroadcast(g, shape):
     """Sum ``g`` down to ``shape``: over leading axes and axes where ``shape`` is 1, then reshape."""
-    math_ops, array_ops, reduction_ops = _ops()
-    gshape = g._value.shape
-    lead = len(gshape) - len(shape)
-    axes = list(range(lead)) if lead > 0 else []
-    for i, d in enumerate(shape):
-        if d == 1 and i + lead >= 0 and gshape[i + lead] != 1:
-            axes.append(i + lead)
+    _, array_ops, reduction_ops = _ops()
+    if not shape:
+        return execute(reduction_ops.SUM, (g,), {"axis": None, "keepdims": False})
+    axes = _sum_axes(g._value.shape, shape)
     if axes:
-        g = reduction_ops.reduce_sum(g, axes)
-    if g._value.shape != tuple(shape):
+        g = execute(reduction_ops.SUM, (g,), {"axis": axes, "keepdims": False})
+    if g._value.shape != shape:
         g = array_ops.reshape(g, shape)
     return g
 
@@ -52,7 +78,8 @@ def _seed(target, og, array_ops):
     fails with TF's "Incompatible shapes" error); any other shape fails as TF's gradient reshape does.
     """
     if og is None:
-        return array_ops.ones_like(target)
+        v = target._value
+        return wrap(np.ones_like(v) if type(v) is np.ndarray else v.dtype.type(1))
     if og._value.dtype != target._value.dtype:
         # TF fails in the first rule's ``grad * y`` (a Mul with the upstream gradient as input #0).
         want, got = og.dtype.name, target.dtype.name
@@ -76,11 +103,11 @@ def _seed(target, og, array_ops):
                           f"requested shape has {int(np.prod(shape))}")
 
 
-def backward(records, targets, sources, output_gradients=None):
+def backward(recording, targets, sources, output_gradients=None):
     """Gradients of ``sum(targets)`` with respect to each source (a list with ``None`` where unconnected).
 
     Args:
-        records: a tape's records, in program order.
+        recording: a tape's :class:`~tapeflow._core.dispatch.Recording`.
         targets: tensors, or variables (whose id is the target).
         sources: tensors or variables.
         output_gradients: optional list of tensors (or ``None``) aligned with ``targets``.
@@ -88,8 +115,37 @@ def backward(records, targets, sources, output_gradients=None):
     math_ops, array_ops, _ = _ops()
     add = math_ops.add
     source_ids = {s._id for s in sources}
+    records = recording.records
+    if recording.roots <= source_ids:
+        # Every watched value is a source (the usual training step): all that is tracked lies downstream of a
+        # source, so nothing needs pruning.
+        reach, path = recording.tracked, records
+    else:
+        reach, path = _prune(records, sources)
 
-    reach = set(source_ids)
+    grads = {}
+    for i, target in enumerate(targets):
+        if target._id not in reach and target._id not in source_ids:
+            continue
+        og = output_gradients[i] if output_gradients is not None and i < len(output_gradients) else None
+        seed = _seed(target, og, array_ops)
+        prev = grads.get(target._id)
+        grads[target._id] = seed if prev is None else add(prev, seed)
+
+    if grads:
+        token = quiet()  # NaN and inf gradients are results here, as in TF, not warnings
+        try:
+            _walk(path, grads, reach, source_ids, add)
+        finally:
+            loud(token)
+    # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
+    return [grads.get(s._id) for s in sources]
+
+
+def _prune(records, sources):
+    """``(reach, path)``: ids of floating values downstream of a source, and the records on such paths."""
+    # Integer values carry no gradient, so they never enter ``reach``.
+    reach = {s._id for s in sources if s._value.dtype.num in TRAINABLE_NUMS}
     path = []
     for rec in records:
         for t in rec[1]:
@@ -100,51 +156,56 @@ def backward(records, targets, sources, output_gradients=None):
         path.append(rec)
         out = rec[2]
         if type(out) is tuple:
-            reach.update(o._id for o in out)
-        else:
+            reach.update(o._id for o in out if o._value.dtype.num in TRAINABLE_NUMS)
+        elif out._value.dtype.num in TRAINABLE_NUMS:
             reach.add(out._id)
-
-    grads = {}
-    for i, target in enumerate(targets):
-        if target._id not in reach:
-            continue
-        og = output_gradients[i] if output_gradients is not None and i < len(output_gradients) else None
-        seed = _seed(target, og, array_ops)
-        prev = grads.get(target._id)
-        grads[target._id] = seed if prev is None else add(prev, seed)
-
-    if grads:
-        with np.errstate(all="ignore"):  # NaN and inf gradients are results here, as in TF, not warnings
-            _walk(path, grads, reach, source_ids, add)
-    # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
-    return [grads.get(s._id) for s in sources]
+    return reach, path
 
 
 def _walk(path, grads, reach, source_ids, add):
     """The reversed scan: run each record's rule and accumulate input gradients into ``grads``."""
+    pop = grads.pop
     for op, inputs, outputs, attrs, _where in reversed(path):
         vjp = op.vjp
         if op.num_outputs == 1:
             oid = outputs._id
-            g = grads.get(oid) if oid in source_ids else grads.pop(oid, None)
+            g = grads.get(oid) if oid in source_ids else pop(oid, None)
             if g is None or vjp is None:
                 continue
         else:
-            g = tuple([grads.get(o._id) if o._id in source_ids else grads.pop(o._id, None) for o in outputs])
+            g = tuple([grads.get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs])
             if vjp is None or all(x is None for x in g):
                 continue
-        needs = tuple([t._id in reach and t._value.dtype.num in TRAINABLE_NUMS for t in inputs])
+        if op is READ_VARIABLE:  # an identity: pass the gradient straight to the variable
+            _accumulate(grads, inputs[0], g, add)
+            continue
+        n = len(inputs)
+        if n == 1:
+            # A recorded single-input op on the path has a tracked input: it always needs a gradient.
+            in_grads = vjp(g, outputs, inputs[0], **attrs) if attrs else vjp(g, outputs, inputs[0])
+            if in_grads is not None:
+                _accumulate(grads, inputs[0], in_grads, add)
+            continue
+        if n == 2:
+            needs = (inputs[0]._id in reach, inputs[1]._id in reach)
+        else:
+            needs = tuple([t._id in reach for t in inputs])
         if op.vjp_needs:
             in_grads = vjp(g, outputs, *inputs, needs=needs, **attrs)
-        else:
+        elif attrs:
             in_grads = vjp(g, outputs, *inputs, **attrs)
-        if len(inputs) == 1:
-            in_grads = (in_grads,)
+        else:
+            in_grads = vjp(g, outputs, *inputs)
         for t, need, ig in zip(inputs, needs, in_grads):
-            if not need or ig is None:
-                continue
-            if ig._value.shape != t._value.shape:
-                ig = unbroadcast(ig, t._value.shape)
-            tid = t._id
-            prev = grads.get(tid)
-            grads[tid] = ig if prev is None else add(prev, ig)
+            if need and ig is not None:
+                _accumulate(grads, t, ig, add)
+
+
+def _accumulate(grads, t, ig, add):
+    """Add ``ig`` (summed down to ``t``'s shape first) into ``t``'s gradient."""
+    shape = t._value.shape
+    if ig._value.shape != shape:
+        ig = unbroadcast(ig, shape)
+    tid = t._id
+    prev = grads.get(tid)
+    grads[tid] = ig if prev is None else add(prev, ig)

@@ -15,8 +15,10 @@ from __future__ import annotations
 from . import errors
 from .dtypes import TRAINABLE_NUMS, dtype_of
 from .registry import defop
-from .state import STATE, user_frame
-from .tensor import wrap
+from .state import STATE, loud, next_id, quiet, user_frame
+from .tensor import EagerTensor, wrap
+
+_new = object.__new__
 
 __all__ = ["execute", "Recording", "record_variable_read", "EMPTY"]
 
@@ -28,24 +30,38 @@ _DT = {"float16": "half", "float32": "float", "float64": "double"}
 class Recording:
     """What one tape has recorded: ``records`` in program order and the ``tracked`` tensor ids.
 
-    Also keeps the variables watched (in first-watch order) and whether reads auto-watch variables.
+    ``tracked`` holds only ids of floating or complex values (watched, or produced by a recorded op): integer
+    values never start a recording, so leaving them out makes "does this op record?" one set lookup per input.
+    Also keeps the watched variables and whether reads auto-watch variables.
     """
 
-    __slots__ = ("records", "tracked", "variables", "watch_accessed", "__weakref__")
+    __slots__ = ("records", "tracked", "roots", "variables", "watch_accessed", "__weakref__")
 
     def __init__(self, watch_accessed_variables=True):
         self.records = []
         self.tracked = set()
+        self.roots = set()  # the watched ids: everything tracked descends from these
         self.variables = {}
         self.watch_accessed = watch_accessed_variables
 
     def watch_variable(self, var):
-        self.tracked.add(var._id)
+        if var._value.dtype.num in TRAINABLE_NUMS:
+            self.tracked.add(var._id)
+            self.roots.add(var._id)
         self.variables.setdefault(var._id, var)
+
+    def watch(self, tensor):
+        if tensor._value.dtype.num in TRAINABLE_NUMS:
+            self.tracked.add(tensor._id)
+            self.roots.add(tensor._id)
 
     def watched_variables(self):
         # TF lists them in creation order (variable ids are allocated at creation).
-        return tuple(sorted(self.variables.values(), key=lambda v: v._id))
+        return tuple(sorted(self.variables.values(), key=_creation_order))
+
+
+def _creation_order(v):
+    return v._id
 
 
 def _dtype_error(op, inputs):
@@ -85,27 +101,36 @@ def execute(op, inputs, attrs=EMPTY):
     Raises TensorFlow's errors for wrong dtypes and for failures of the forward computation. A failed op
     records nothing, so the tapes stay usable.
     """
-    if op.same_dtype and len(inputs) > 1:
-        num = inputs[0]._value.dtype.num
-        for t in inputs:
-            if t._value.dtype.num != num:
-                err = _dtype_error(op, inputs)
-                if err is not None:
-                    raise err
-    if op.allowed_nums is not None and inputs and inputs[0]._value.dtype.num not in op.allowed_nums:
-        raise _allowed_error(op, inputs)
+    n = len(inputs)
+    if n:
+        dt = inputs[0]._value.dtype
+        if n > 1 and op.same_dtype:
+            for t in inputs:
+                other = t._value.dtype
+                # Builtin NumPy dtypes are singletons: identity is the cheap common case.
+                if other is not dt and other.num != dt.num:
+                    raise _dtype_error(op, inputs)
+        allowed = op.allowed_nums
+        if allowed is not None and dt.num not in allowed:
+            raise _allowed_error(op, inputs)
+    token = quiet() if op.quiet else None
     try:
-        if len(inputs) == 2 and not attrs:
+        if n == 2 and not attrs:
             out = op.forward(inputs[0]._value, inputs[1]._value)
-        elif len(inputs) == 1:
+        elif n == 1:
             out = op.forward(inputs[0]._value, **attrs)
         else:
             out = op.forward(*[t._value for t in inputs], **attrs)
     except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, MemoryError,
             OverflowError, KeyError) as exc:
         raise _forward_error(op, exc, [t._value for t in inputs], attrs) from None
+    finally:
+        if token is not None:
+            loud(token)
     if op.num_outputs == 1:
-        result = wrap(out)
+        result = _new(EagerTensor)
+        result._value = out
+        result._id = next_id()
     else:
         result = tuple([wrap(o) for o in out])
     tapes = STATE.tapes
@@ -115,12 +140,12 @@ def execute(op, inputs, attrs=EMPTY):
 
 
 def _record(op, inputs, outputs, attrs, tapes):
-    """Append the op to every active tape that tracks one of its floating inputs."""
+    """Append the op to every active tape that tracks one of its inputs."""
     where = None
     for rec in tapes:
         tracked = rec.tracked
         for t in inputs:
-            if t._id in tracked and t._value.dtype.num in TRAINABLE_NUMS:
+            if t._id in tracked:
                 break
         else:
             continue
@@ -128,22 +153,25 @@ def _record(op, inputs, outputs, attrs, tapes):
             where = user_frame()
         rec.records.append((op, inputs, outputs, attrs, where))
         if op.num_outputs == 1:
-            tracked.add(outputs._id)
+            if outputs._value.dtype.num in TRAINABLE_NUMS:
+                tracked.add(outputs._id)
         else:
             for o in outputs:
-                tracked.add(o._id)
+                if o._value.dtype.num in TRAINABLE_NUMS:
+                    tracked.add(o._id)
 
 
 def record_variable_read(var, tensor, tapes):
-    """A read of ``var`` returned ``tensor``: auto-watch ``var`` where asked, and record the read."""
-    where = None
+    """A read of ``var`` returned ``tensor``: auto-watch ``var`` where asked, and record the read.
+
+    Reads keep no provenance (``where`` is None): the op that uses the value records the user's line.
+    """
+    vid = var._id
     for rec in tapes:
-        if rec.watch_accessed and var._trainable and var._id not in rec.variables:
+        if rec.watch_accessed and var._trainable and vid not in rec.variables:
             rec.watch_variable(var)
-        if var._id in rec.tracked and var._value.dtype.num in TRAINABLE_NUMS:
-            if where is None:
-                where = user_frame()
-            rec.records.append((READ_VARIABLE, (var,), tensor, EMPTY, where))
+        if vid in rec.tracked:
+            rec.records.append((READ_VARIABLE, (var,), tensor, EMPTY, None))
             rec.tracked.add(tensor._id)
 
 

@@ -30,6 +30,9 @@ def flatten(structure, expand_composites=False):
     """The leaves of ``structure`` in order, as a list (a leaf alone gives ``[leaf]``)."""
     if not is_nested(structure):
         return [structure]
+    t = type(structure)
+    if (t is list or t is tuple) and not any(isinstance(x, (list, tuple, dict)) for x in structure):
+        return list(structure)  # the common flat case, without the walk
     out = []
     stack = [iter(_children(structure))]
     while stack:
@@ -62,6 +65,10 @@ def _rebuild(structure, leaves, pos):
 
 def pack_sequence_as(structure, flat_sequence):
     """Rebuild ``structure`` with the leaves taken in order from ``flat_sequence``."""
+    t = type(structure)
+    if (t is list or t is tuple) and len(structure) == len(flat_sequence) and not any(
+            isinstance(x, (list, tuple, dict)) for x in structure):
+        return t(flat_sequence)
     flat_sequence = list(flat_sequence)
     if not is_nested(structure):
         if len(flat_sequence) != 1:

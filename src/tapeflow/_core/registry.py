@@ -65,13 +65,15 @@ class Op:
         same_dtype: whether all inputs must share the first input's dtype (TF's ``T`` attribute).
         signature: TF's signature text for "not in the list of allowed values" errors.
         on_error: ``on_error(exc, values, attrs)`` turns a NumPy exception into TF's error (optional).
+        quiet: run the forward with NumPy's floating-point warnings off (ops that can make NaN or inf, which
+            TF returns without a word).
     """
 
     __slots__ = ("name", "forward", "vjp", "vjp_needs", "num_outputs", "allowed", "allowed_nums", "same_dtype",
-                 "signature", "on_error", "doc")
+                 "signature", "on_error", "quiet", "doc")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
-                 on_error=None):
+                 on_error=None, quiet=False):
         self.name = name
         self.forward = forward
         self.vjp = None
@@ -85,6 +87,7 @@ class Op:
         self.same_dtype = same_dtype
         self.signature = signature
         self.on_error = on_error
+        self.quiet = quiet
         self.doc = forward.__doc__
 
     def defvjp(self, rule):
@@ -107,7 +110,7 @@ class Op:
         return f"<Op {self.name}>"
 
 
-def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, on_error=None):
+def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, on_error=None, quiet=False):
     """Register a primitive whose forward is the decorated function; returns the :class:`Op`.
 
     Add the gradient right below with ``@OP.defvjp``; an op without one is non-differentiable.
@@ -116,7 +119,7 @@ def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, 
     def decorate(forward):
         if name in REGISTRY:
             raise ValueError(f"op {name!r} is registered twice")
-        op = Op(name, forward, num_outputs, dtypes, same_dtype, signature, on_error)
+        op = Op(name, forward, num_outputs, dtypes, same_dtype, signature, on_error, quiet)
         REGISTRY[name] = op
         return op
 

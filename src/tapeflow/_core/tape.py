@@ -37,7 +37,7 @@ _PERSISTENT_INSIDE = (
 
 
 def _is_variable(x):
-    return hasattr(x, "_tapeflow_variable")
+    return getattr(x, "_tapeflow_variable", False)
 
 
 def _watchable(obj):
@@ -74,7 +74,7 @@ class GradientTape:
         self._watch_accessed_variables = watch_accessed_variables
         self._recording = False
         self._tape = None
-        self._watched_variables = ()
+        self._watched_variables = None
 
     # --- context -------------------------------------------------------------------------------------------
     def __enter__(self):
@@ -139,13 +139,14 @@ class GradientTape:
             if _is_variable(t):
                 self._tape.watch_variable(t)
             else:
-                self._tape.tracked.add(t._id)
+                self._tape.watch(t)
 
     def watched_variables(self):
         """The variables watched so far, in the order they were first watched (a tuple)."""
         if self._tape is not None:
             return self._tape.watched_variables()
-        return self._watched_variables
+        return tuple(sorted(self._watched_variables.values(), key=_creation_order)) if self._watched_variables \
+            else ()
 
     # --- differentiation -----------------------------------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,
@@ -175,7 +176,8 @@ class GradientTape:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, Variables or "
                             "CompositeTensors to be differentiated, but received None.")
         try:
-            unconnected = UnconnectedGradients(unconnected_gradients)
+            unconnected = (unconnected_gradients if unconnected_gradients is UnconnectedGradients.NONE
+                           else UnconnectedGradients(unconnected_gradients))
         except ValueError:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
 
@@ -185,13 +187,14 @@ class GradientTape:
             output_gradients = [convert_to_tensor(g) if not _is_variable(g) else g.read_value()
                                 for g in nest.flatten(output_gradients)]
 
-        grads = backward(self._tape.records, flat_targets, flat_sources, output_gradients)
+        grads = backward(self._tape, flat_targets, flat_sources, output_gradients)
         if unconnected is UnconnectedGradients.ZERO:
             from ..ops.array_ops import zeros_like_value  # noqa: PLC0415
 
             grads = [zeros_like_value(s) if g is None else g for g, s in zip(grads, flat_sources)]
         if not self._persistent:
-            self._watched_variables = self._tape.watched_variables()
+            # Keep only the watched variables (no recorded arrays) so watched_variables() still answers.
+            self._watched_variables = self._tape.variables
             self._tape = None
         return nest.pack_sequence_as(sources, grads)
 
@@ -203,7 +206,7 @@ def _flat_differentiable(structure, probe):
     """
     flat = nest.flatten(structure)
     for x in flat:
-        if isinstance(x, Tensor) or _is_variable(x):
+        if isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False):
             continue
         if x is None or (probe == "_id" and isinstance(x, (str, bytes))):
             raise TypeError(f"Cannot convert the argument `type_value`: {x!r} to a TensorFlow DType.")
@@ -215,9 +218,13 @@ def _flat_differentiable(structure, probe):
     return flat
 
 
+def _creation_order(v):
+    return v._id
+
+
 def _calling_line():
     """The user's ``(file, line)`` that called into the tape: TF's ``log_first_n`` counts per calling line."""
-    return line_of(user_frame())
+    return line_of(user_frame(2))
 
 
 class _StopRecording:

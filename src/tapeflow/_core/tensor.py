@@ -25,6 +25,7 @@ class Tensor:
     """
 
     __slots__ = ("_value", "_id", "__weakref__")
+    _tapeflow_variable = False  # the marker variables set to True (checked without importing them)
     # NumPy defers to our reflected operators (``np.float64(1.) + t`` gives a tensor of ``t``'s dtype).
     __array_priority__ = 100
 
@@ -196,7 +197,7 @@ def wrap(value) -> Tensor:
 
 def is_tensor(x) -> bool:
     """Whether ``x`` is a tensor or variable (``tf.is_tensor``)."""
-    return isinstance(x, Tensor) or hasattr(x, "_tapeflow_variable")
+    return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False)
 
 
 # --------------------------------------------------------------------------------------------- conversion
@@ -371,7 +372,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
 
 def _contains_tensor(value):
     for v in value:
-        if isinstance(v, Tensor) or hasattr(v, "_tapeflow_variable"):
+        if isinstance(v, Tensor) or getattr(v, "_tapeflow_variable", False):
             return True
         if isinstance(v, (list, tuple)) and _contains_tensor(v):
             return True
@@ -389,7 +390,7 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     """
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
-    if isinstance(value, Tensor) or hasattr(value, "_tapeflow_variable"):
+    if isinstance(value, Tensor) or getattr(value, "_tapeflow_variable", False):
         t = value if isinstance(value, Tensor) else value.read_value()
         if dtype is not None and t.dtype != dtype:
             raise TypeError(f"Expected tensor {t.numpy()!r} with dtype {dtype!r}, but got dtype {t.dtype!r}.")

@@ -16,6 +16,8 @@ from . import dtypes, errors
 from .dispatch import record_variable_read
 from .shape import TensorShape
 from .state import STATE, next_id
+
+_new = object.__new__
 from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value, wrap
 
 __all__ = ["Variable", "name_scope", "VariableSynchronization", "VariableAggregation"]
@@ -88,12 +90,12 @@ class Variable:
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except when you are not "
                              "providing a `variable_def`. You provided neither.")
-        if callable(initial_value) and not isinstance(initial_value, Tensor) and not hasattr(
-                initial_value, "_tapeflow_variable"):
+        if callable(initial_value) and not isinstance(initial_value, Tensor) and not getattr(
+                initial_value, "_tapeflow_variable", False):
             initial_value = initial_value()
         if dtype is not None:
             dtype = dtypes.as_dtype(dtype)
-        if hasattr(initial_value, "_tapeflow_variable"):
+        if getattr(initial_value, "_tapeflow_variable", False):
             initial_value = initial_value.read_value()
         if isinstance(initial_value, Tensor):
             if dtype is not None and initial_value.dtype != dtype:
@@ -121,7 +123,9 @@ class Variable:
 
     # --- reading -------------------------------------------------------------------------------------------
     def _read(self) -> Tensor:
-        t = wrap(self._value)
+        t = _new(EagerTensor)
+        t._value = self._value
+        t._id = next_id()
         tapes = STATE.tapes
         if tapes:
             record_variable_read(self, t, tapes)
@@ -204,15 +208,14 @@ class Variable:
     # --- assignment ----------------------------------------------------------------------------------------
     def _convert(self, value):
         """``value`` as a NumPy value of this variable's dtype, with TF's conversion errors."""
-        dtype = self.dtype
-        if hasattr(value, "_tapeflow_variable"):
+        if not isinstance(value, Tensor) and getattr(value, "_tapeflow_variable", False):
             value = value.read_value()
         if isinstance(value, Tensor):
             if value._value.dtype != self._value.dtype:
-                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                raise ValueError(f"Tensor conversion requested dtype {self.dtype.name} for Tensor with dtype "
                                  f"{value.dtype.name}: {value!r}")
             return value._value
-        return to_numpy_value(value, dtype)
+        return to_numpy_value(value, self.dtype)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Set the value; returns the variable (chainable) or ``None`` with ``read_value=False``.
@@ -230,7 +233,7 @@ class Variable:
 
     def _update(self, delta, op_name, sign):
         d = self._convert(delta)
-        if np.shape(d) != np.shape(self._value):
+        if d.shape != self._value.shape:
             raise errors.op_error(op_name, f"Cannot update variable with shape "
                                   f"{errors.shape_str(np.shape(self._value))} using a Tensor with shape "
                                   f"{errors.shape_str(np.shape(d))}, shapes must be equal.")
@@ -322,16 +325,16 @@ class Variable:
 class _UnreadVariable(Variable):
     """What ``assign*`` returns in eager mode: the same variable (same value and identity), not yet read."""
 
-    def __init__(self, parent):  # noqa: D107 - shares the parent's state
+    def __init__(self, parent):  # noqa: D107 - everything else is read from the parent
         self._parent = parent
-        self._id = parent._id
-        self._shape = parent._shape
-        self._trainable = parent._trainable
-        self._constraint = parent._constraint
-        self._name = "UnreadVariable"
 
     _value = property(lambda self: self._parent._value,
                       lambda self, v: setattr(self._parent, "_value", v))
+    _id = property(lambda self: self._parent._id)
+    _shape = property(lambda self: self._parent._shape)
+    _trainable = property(lambda self: self._parent._trainable)
+    _constraint = property(lambda self: self._parent._constraint)
+    _name = "UnreadVariable"
 
     def _read(self):
         return self._parent._read()
@@ -379,9 +382,12 @@ def _install_operators():
     names = [n for n in vars(Tensor) if n.startswith("__") and n.endswith("__") and n not in _NOT_OPERATORS]
     for n in names:
         fn = getattr(Tensor, n)
-
-        def op(self, *args, _fn=fn):
-            return _fn(self._read(), *args)
+        if fn.__code__.co_argcount == 2:
+            def op(self, other, _fn=fn):  # binary: the common case, without *args packing
+                return _fn(self._read(), other)
+        else:
+            def op(self, *args, _fn=fn):
+                return _fn(self._read(), *args)
 
         op.__name__ = n
         setattr(Variable, n, op)

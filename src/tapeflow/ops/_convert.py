@@ -36,7 +36,7 @@ def operand_like(value, like: Tensor) -> Tensor:
             return wrap(np_dtype.type(value))
     if isinstance(value, Tensor):
         return value
-    if hasattr(value, "_tapeflow_variable"):
+    if getattr(value, "_tapeflow_variable", False):
         return value._read()
     dtype = dtypes.dtype_of(np_dtype)
     if isinstance(value, (np.ndarray, np.generic)):
@@ -50,7 +50,7 @@ def matching(*values):
     """Convert ``values`` to tensors of one dtype, as TF's generated op wrappers do (``args_to_matching_eager``)."""
     first = 0
     for i, v in enumerate(values):
-        if isinstance(v, Tensor) or hasattr(v, "_tapeflow_variable"):
+        if isinstance(v, Tensor) or getattr(v, "_tapeflow_variable", False):
             first = i
             break
     like = to_tensor(values[first])

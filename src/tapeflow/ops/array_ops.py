@@ -27,15 +27,14 @@ _FLOATING = frozenset("fc")
 
 
 def _cast_forward(x, dtype):
-    with np.errstate(all="ignore"):
-        if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
-            x = np.real(x)
-        if np.dtype(dtype).kind == "b":
-            return np.not_equal(x, 0)
-        return np.asarray(x).astype(dtype)[()]
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        x = np.real(x)
+    if np.dtype(dtype).kind == "b":
+        return np.not_equal(x, 0)
+    return np.asarray(x).astype(dtype)[()]
 
 
-CAST = defop("Cast", same_dtype=False)(_cast_forward)
+CAST = defop("Cast", same_dtype=False, quiet=True)(_cast_forward)
 
 
 @CAST.defvjp
@@ -87,7 +86,7 @@ def _reshape_grad(g, y, x, shape):
 
 
 def _shape_arg(shape):
-    if isinstance(shape, Tensor) or hasattr(shape, "_tapeflow_variable"):
+    if isinstance(shape, Tensor) or getattr(shape, "_tapeflow_variable", False):
         return tuple(int(d) for d in np.asarray(shape).reshape(-1))
     if isinstance(shape, TensorShape):
         return tuple(shape.as_list())
@@ -299,9 +298,20 @@ def where(condition, x=None, y=None, name=None):
     return execute(SELECT, (c, x, y))
 
 
-@defop("BroadcastTo", dtypes=ALL)
+def _broadcast_error(exc, values, attrs):
+    return errors.op_error("BroadcastTo", f"Incompatible shapes: {errors.shape_str(np.shape(values[0]))} vs. "
+                           f"{errors.shape_str(attrs['shape'])}")
+
+
+@defop("BroadcastTo", dtypes=ALL, on_error=_broadcast_error)
 def BROADCAST_TO(x, shape):
-    return np.broadcast_to(x, shape).copy()
+    # Assigning into a fresh array broadcasts in C; np.broadcast_to would cost several microseconds more.
+    src = x.shape
+    if len(src) > len(shape) or any(a != 1 and a != b for a, b in zip(src[::-1], shape[::-1])):
+        raise ValueError("not broadcastable")
+    out = np.empty(shape, x.dtype)
+    out[...] = x
+    return out
 
 
 @BROADCAST_TO.defvjp

@@ -11,7 +11,7 @@ import numpy as np
 from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, defop
-from .._core.tensor import Tensor, convert_to_tensor
+from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import matching, to_tensor
 
 __all__ = [
@@ -28,9 +28,9 @@ def _broadcast_error(exc, values, attrs, name):
                                  f"{errors.shape_str(np.shape(b))}")
 
 
-def _binary_op(name, dtypes=NUMERIC):
+def _binary_op(name, dtypes=NUMERIC, quiet=False):
     """Register a broadcasting binary op whose shape errors read like TF's."""
-    return defop(name, dtypes=dtypes, on_error=lambda e, v, a: _broadcast_error(e, v, a, name))
+    return defop(name, dtypes=dtypes, quiet=quiet, on_error=lambda e, v, a: _broadcast_error(e, v, a, name))
 
 
 def conj(x, name=None):
@@ -49,6 +49,11 @@ def CONJ(x):
 @CONJ.defvjp
 def _conj_grad(g, y, x):
     return conj(g)
+
+
+def _cj(t):
+    """``conj(t)`` for a tensor, at the cost of one dtype check when it is real (the hot case in rules)."""
+    return t if t._value.dtype.kind != "c" else execute(CONJ, (t,))
 
 
 # ------------------------------------------------------------------------------------------ binary arithmetic
@@ -71,7 +76,7 @@ def SUB(x, y):
 
 @SUB.defvjp
 def _sub_grad(g, z, x, y, needs):
-    return g, (negative(g) if needs[1] else None)
+    return g, (execute(NEG, (g,)) if needs[1] else None)
 
 
 @_binary_op("Mul")
@@ -81,39 +86,36 @@ def MUL(x, y):
 
 @MUL.defvjp
 def _mul_grad(g, z, x, y, needs):
-    return (g * conj(y) if needs[0] else None), (conj(x) * g if needs[1] else None)
+    return (execute(MUL, (g, _cj(y))) if needs[0] else None), (execute(MUL, (_cj(x), g)) if needs[1] else None)
 
 
-@_binary_op("RealDiv")
+@_binary_op("RealDiv", quiet=True)
 def REALDIV(x, y):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return x / y
+    return x / y
 
 
 @REALDIV.defvjp
 def _realdiv_grad(g, z, x, y, needs):
-    gx = g / conj(y) if needs[0] else None
+    gx = execute(REALDIV, (g, _cj(y))) if needs[0] else None
     gy = g * conj(negative(x) / y / y) if needs[1] else None
     return gx, gy
 
 
-@_binary_op("FloorDiv", dtypes=REAL)
+@_binary_op("FloorDiv", quiet=True, dtypes=REAL)
 def FLOORDIV(x, y):
     if x.dtype.kind in "iu" and np.any(y == 0):
         raise ZeroDivisionError("Integer division by zero")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.floor_divide(x, y)
+    return np.floor_divide(x, y)
 
 
 # TF declares FloorDiv non-differentiable (its gradient is None, not zero).
 
 
-@_binary_op("FloorMod", dtypes=REAL)
+@_binary_op("FloorMod", quiet=True, dtypes=REAL)
 def FLOORMOD(x, y):
     if x.dtype.kind in "iu" and np.any(y == 0):
         raise ZeroDivisionError("Integer division by zero")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.mod(x, y)
+    return np.mod(x, y)
 
 
 @FLOORMOD.defvjp
@@ -122,19 +124,23 @@ def _floormod_grad(g, z, x, y, needs):
     return g, gy
 
 
-@_binary_op("Pow")
+@_binary_op("Pow", quiet=True)
 def POW(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise ValueError("Integers to negative integer powers are not allowed")
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.power(x, y)
+    return np.power(x, y)
 
 
 @POW.defvjp
 def _pow_grad(g, z, x, y, needs):
     gx = gy = None
     if needs[0]:
-        gx = g * conj(y * pow(x, y - 1))
+        yv = y._value
+        if yv.ndim == 0 and yv == 2 and x._value.dtype.kind != "c":
+            # x ** 2: y * x ** (y - 1) is exactly 2 * x, computed in two ops instead of four.
+            gx = execute(MUL, (g, execute(MUL, (y, x))))
+        else:
+            gx = g * conj(y * pow(x, y - 1))
     if needs[1]:
         # d(x**y)/dy = x**y * log(x), taken as 0 where x <= 0 (x == 0 for complex), as TF does.
         mask = not_equal(x, 0) if x._value.dtype.kind == "c" else greater(x, 0)
@@ -201,7 +207,7 @@ def NEG(x):
 
 @NEG.defvjp
 def _neg_grad(g, y, x):
-    return negative(g)
+    return execute(NEG, (g,))
 
 
 @defop("Abs", dtypes=REAL)
@@ -237,10 +243,9 @@ def _square_grad(g, y, x):
     return g * (conj(x) * _scalar(2, x))
 
 
-@defop("Sqrt", dtypes=FLOAT_COMPLEX)
+@defop("Sqrt", quiet=True, dtypes=FLOAT_COMPLEX)
 def SQRT(x):
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.sqrt(x)
+    return np.sqrt(x)
 
 
 @SQRT.defvjp
@@ -248,10 +253,9 @@ def _sqrt_grad(g, y, x):
     return execute(SQRT_GRAD, (y, g))
 
 
-@defop("SqrtGrad", dtypes=FLOAT_COMPLEX)
+@defop("SqrtGrad", quiet=True, dtypes=FLOAT_COMPLEX)
 def SQRT_GRAD(y, g):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return g * y.dtype.type(0.5) / np.conj(y)
+    return g * y.dtype.type(0.5) / np.conj(y)
 
 
 @SQRT_GRAD.defvjp
@@ -260,10 +264,9 @@ def _sqrt_grad_grad(gg, dx, y, g, needs):
     return (negative(conj(ga)) * dx if needs[0] else None), (_scalar(0.5, ga) * ga if needs[1] else None)
 
 
-@defop("Rsqrt", dtypes=FLOAT_COMPLEX)
+@defop("Rsqrt", quiet=True, dtypes=FLOAT_COMPLEX)
 def RSQRT(x):
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return 1 / np.sqrt(x)
+    return 1 / np.sqrt(x)
 
 
 @RSQRT.defvjp
@@ -272,21 +275,19 @@ def _rsqrt_grad(g, y, x):
     return g * conj(_scalar(-0.5, y) * y * y * y)
 
 
-@defop("Exp", dtypes=FLOAT_COMPLEX)
+@defop("Exp", quiet=True, dtypes=FLOAT_COMPLEX)
 def EXP(x):
-    with np.errstate(over="ignore"):
-        return np.exp(x)
+    return np.exp(x)
 
 
 @EXP.defvjp
 def _exp_grad(g, y, x):
-    return g * conj(y)
+    return execute(MUL, (g, _cj(y)))
 
 
-@defop("Log", dtypes=FLOAT_COMPLEX)
+@defop("Log", quiet=True, dtypes=FLOAT_COMPLEX)
 def LOG(x):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.log(x)
+    return np.log(x)
 
 
 @LOG.defvjp
@@ -294,10 +295,9 @@ def _log_grad(g, y, x):
     return g * reciprocal(conj(x))
 
 
-@defop("Reciprocal", dtypes=FLOAT_COMPLEX + ("int8", "int16", "int32", "int64"))
+@defop("Reciprocal", quiet=True, dtypes=FLOAT_COMPLEX + ("int8", "int16", "int32", "int64"))
 def RECIPROCAL(x):
-    with np.errstate(divide="ignore"):
-        return np.reciprocal(x)
+    return np.reciprocal(x)
 
 
 @RECIPROCAL.defvjp
@@ -305,12 +305,11 @@ def _reciprocal_grad(g, y, x):
     return g * negative(conj(y * y))
 
 
-@defop("Sign", dtypes=NUMERIC)
+@defop("Sign", quiet=True, dtypes=NUMERIC)
 def SIGN(x):
     if x.dtype.kind == "c":
         a = np.abs(x)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(a == 0, 0, x / np.where(a == 0, 1, a)).astype(x.dtype)
+        return np.where(a == 0, 0, x / np.where(a == 0, 1, a)).astype(x.dtype)
     return np.sign(x)
 
 
@@ -419,8 +418,6 @@ def _imag_grad(g, y, x):
 
 def _scalar(value, like):
     """A rank-0 constant of ``like``'s dtype (not recorded: it has no inputs)."""
-    from .._core.tensor import wrap
-
     return wrap(like._value.dtype.type(value))
 
 
@@ -551,7 +548,7 @@ def truediv(x, y, name=None):
     """
     x = to_tensor(x)
     if not isinstance(y, Tensor):
-        y = y._read() if hasattr(y, "_tapeflow_variable") else convert_to_tensor(y, dtype_hint=x.dtype)
+        y = y._read() if getattr(y, "_tapeflow_variable", False) else convert_to_tensor(y, dtype_hint=x.dtype)
     if x.dtype != y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     target = _INT_TO_FLOAT.get(x.dtype.name)
@@ -564,8 +561,8 @@ def truediv(x, y, name=None):
 
 def divide(x, y, name=None):
     """``x / y`` (``tf.math.divide``)."""
-    if not isinstance(x, Tensor) and not hasattr(x, "_tapeflow_variable"):
-        x = to_tensor(x, y.dtype if isinstance(y, Tensor) or hasattr(y, "_tapeflow_variable") else None)
+    if not isinstance(x, Tensor) and not getattr(x, "_tapeflow_variable", False):
+        x = to_tensor(x, y.dtype if isinstance(y, Tensor) or getattr(y, "_tapeflow_variable", False) else None)
     return x / y
 
 

@@ -11,7 +11,8 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import NUMERIC, REAL, defop
 from ._convert import to_tensor
-from .array_ops import broadcast_to, cast, reshape
+from .array_ops import BROADCAST_TO, RESHAPE, cast
+from .math_ops import REALDIV, _scalar
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin"]
 
@@ -49,10 +50,10 @@ def _kept_shape(shape, axis):
 def _expand_grad(g, x, axis, keepdims):
     """``g`` reshaped to the kept-dims shape and broadcast back to ``x``'s shape."""
     shape = x._value.shape
-    if not keepdims:
-        g = reshape(g, _kept_shape(shape, axis))
+    if not keepdims and g._value.ndim:
+        g = execute(RESHAPE, (g,), {"shape": _kept_shape(shape, axis)})
     if g._value.shape != shape:
-        g = broadcast_to(g, shape)
+        g = execute(BROADCAST_TO, (g,), {"shape": shape})
     return g
 
 
@@ -71,12 +72,12 @@ def _sum_grad(g, y, x, axis, keepdims):
 
 def _count(x, axis):
     if axis is None:
-        return np.size(x)
+        return x.size
     shape = np.shape(x)
     return int(np.prod([shape[a] for a in axis]))
 
 
-@defop("Mean", dtypes=NUMERIC, on_error=_axis_error("Mean"))
+@defop("Mean", dtypes=NUMERIC, quiet=True, on_error=_axis_error("Mean"))
 def MEAN(x, axis, keepdims):
     s = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
     n = _count(x, axis)
@@ -84,15 +85,13 @@ def MEAN(x, axis, keepdims):
         # Integer mean truncates toward zero, as C++ integer division does.
         q = np.abs(s) // max(n, 1)
         return (np.sign(s) * q).astype(x.dtype)[()]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (s / x.dtype.type(n)).astype(x.dtype, copy=False)[()] if n else s * x.dtype.type(np.nan)
+    return (s / x.dtype.type(n)).astype(x.dtype, copy=False)[()] if n else s * x.dtype.type(np.nan)
 
 
 @MEAN.defvjp
 def _mean_grad(g, y, x, axis, keepdims):
-    from .math_ops import _scalar
-
-    return _expand_grad(g, x, axis, keepdims) / _scalar(_count(x._value, axis), g)
+    # Divide first: on the (usually smaller) reduced gradient, then expand.
+    return _expand_grad(execute(REALDIV, (g, _scalar(_count(x._value, axis), g))), x, axis, keepdims)
 
 
 # ------------------------------------------------------------------------------------------ max, min
@@ -149,10 +148,14 @@ ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin))
 # ------------------------------------------------------------------------------------------ public functions
 
 
+_ALL_AXES = {"axis": None, "keepdims": False}
+
+
 def _reduce(op, input_tensor, axis, keepdims):
     x = to_tensor(input_tensor)
-    axis = _normalize_axis(axis, x._value.ndim)
-    return execute(op, (x,), {"axis": axis, "keepdims": bool(keepdims)})
+    if axis is None and not keepdims:
+        return execute(op, (x,), _ALL_AXES)  # the common full reduction, with a shared attrs dict
+    return execute(op, (x,), {"axis": _normalize_axis(axis, x._value.ndim), "keepdims": bool(keepdims)})
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):

@@ -1,0 +1,235 @@
+"""tapeflow's benchmarks: each workload against the same computation hand-written in NumPy, in the same run.
+
+usage: python benchmarks/run.py [--quick] [--markdown]
+
+Every figure is the minimum over several interleaved repeats (tapeflow, NumPy, tapeflow, ...) of the mean time
+per step, so that a burst of load on this 2-core machine does not favour either side. Hold BLAS to one thread
+(``OPENBLAS_NUM_THREADS=1``, which ``make bench`` sets). Workloads:
+
+* ``seed_loop``: the seed walkthrough's training step (4 points, y = 2x + 1, GradientTape + assign_sub).
+* ``mlp_step``: one training step of a 64-128-128-10 MLP, batch 64, relu, softmax cross-entropy, SGD.
+* ``op_no_tape`` / ``op_recorded``: one small elementwise multiply without and with a recording tape.
+* ``chain_backward``: forward and backward through 200 elementwise ops on a 2x2 array.
+* ``import``: ``import tapeflow`` minus ``import numpy`` in fresh interpreters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+import tapeflow as tf  # noqa: E402
+
+
+def _time(fn, steps):
+    fn(max(steps // 20, 5))  # warm up
+    t0 = time.perf_counter()
+    fn(steps)
+    return (time.perf_counter() - t0) / steps * 1e6
+
+
+def compare(tf_fn, np_fn, steps, repeats):
+    """Minimum microseconds per step of each function over interleaved repeats."""
+    a, b = [], []
+    for _ in range(repeats):
+        a.append(_time(tf_fn, steps))
+        b.append(_time(np_fn, steps))
+    return min(a), min(b)
+
+
+# ------------------------------------------------------------------------------------------ seed loop
+
+
+def seed_tapeflow(steps):
+    w = tf.Variable(0.0)
+    b = tf.Variable(0.0)
+    xs = tf.constant([1.0, 2.0, 3.0, 4.0])
+    ys = tf.constant([3.0, 5.0, 7.0, 9.0])
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((w * xs + b - ys) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(0.01 * dw)
+        b.assign_sub(0.01 * db)
+
+
+def seed_numpy(steps):
+    xs = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    ys = np.array([3.0, 5.0, 7.0, 9.0], np.float32)
+    w = np.float32(0.0)
+    b = np.float32(0.0)
+    for _ in range(steps):
+        r = w * xs + b - ys
+        np.mean(r**2)
+        g = 2.0 * r / r.size
+        dw, db = np.sum(g * xs), np.sum(g)
+        w = w - np.float32(0.01) * dw
+        b = b - np.float32(0.01) * db
+
+
+# ------------------------------------------------------------------------------------------ MLP step
+
+BATCH, WIDTHS = 64, (64, 128, 128, 10)
+
+
+def _mlp_data():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((BATCH, WIDTHS[0])).astype(np.float32)
+    labels = rng.integers(0, WIDTHS[-1], BATCH)
+    onehot = np.eye(WIDTHS[-1], dtype=np.float32)[labels]
+    params = []
+    for n_in, n_out in zip(WIDTHS[:-1], WIDTHS[1:]):
+        params.append(rng.standard_normal((n_in, n_out)).astype(np.float32) * np.float32(np.sqrt(2 / n_in)))
+        params.append(np.zeros(n_out, np.float32))
+    return x, onehot, params
+
+
+def mlp_tapeflow(steps):
+    x, onehot, params = _mlp_data()
+    x, onehot = tf.constant(x), tf.constant(onehot)
+    variables = [tf.Variable(p) for p in params]
+    opt = tf.keras.optimizers.SGD(learning_rate=0.01)
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            h = x
+            for i in range(0, len(variables), 2):
+                h = tf.matmul(h, variables[i]) + variables[i + 1]
+                if i < len(variables) - 2:
+                    h = tf.nn.relu(h)
+            shifted = h - tf.reduce_max(h, axis=1, keepdims=True)
+            log_probs = shifted - tf.math.log(tf.reduce_sum(tf.exp(shifted), axis=1, keepdims=True))
+            loss = -tf.reduce_mean(tf.reduce_sum(onehot * log_probs, axis=1))
+        grads = tape.gradient(loss, variables)
+        opt.apply_gradients(zip(grads, variables))
+
+
+def mlp_numpy(steps):
+    x, onehot, params = _mlp_data()
+    lr = np.float32(0.01)
+    n_layers = len(params) // 2
+    for _ in range(steps):
+        acts, pre = [x], []
+        h = x
+        for i in range(n_layers):
+            z = h @ params[2 * i] + params[2 * i + 1]
+            pre.append(z)
+            h = np.maximum(z, 0) if i < n_layers - 1 else z
+            acts.append(h)
+        shifted = h - h.max(axis=1, keepdims=True)
+        e = np.exp(shifted)
+        s = e.sum(axis=1, keepdims=True)
+        log_probs = shifted - np.log(s)
+        -np.mean(np.sum(onehot * log_probs, axis=1))
+        g = (e / s - onehot) / np.float32(BATCH)
+        for i in range(n_layers - 1, -1, -1):
+            if i < n_layers - 1:
+                g = g * (pre[i] > 0)
+            gw = acts[i].T @ g
+            gb = g.sum(axis=0)
+            if i > 0:
+                g = g @ params[2 * i].T
+            params[2 * i] -= lr * gw
+            params[2 * i + 1] -= lr * gb
+
+
+# ------------------------------------------------------------------------------------------ per-op costs
+
+
+def op_no_tape(steps):
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    for _ in range(steps):
+        x * x
+
+
+def op_recorded(steps):
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        for _ in range(steps):
+            x * x
+
+
+def op_numpy(steps):
+    x = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    for _ in range(steps):
+        x * x
+
+
+def chain_tapeflow(steps):
+    x = tf.constant([[0.1, 0.2], [0.3, 0.4]])
+    for _ in range(steps // 200):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            h = x
+            for _ in range(100):
+                h = tf.tanh(h * 1.01)
+        tape.gradient(h, x)
+
+
+def chain_numpy(steps):
+    x = np.array([[0.1, 0.2], [0.3, 0.4]], np.float32)
+    for _ in range(steps // 200):
+        hs = [x]
+        h = x
+        for _ in range(100):
+            h = np.tanh(h * np.float32(1.01))
+            hs.append(h)
+        g = np.ones_like(h)
+        for h in reversed(hs[1:]):
+            g = g * (1 - h * h) * np.float32(1.01)
+
+
+def import_cost(repeats):
+    def t(mod):
+        best = float("inf")
+        for _ in range(repeats):
+            out = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {mod}"], capture_output=True,
+                                 text=True, env={**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(
+                                     os.path.abspath(__file__)), "..", "src")})
+            total = 0
+            for line in out.stderr.splitlines():
+                parts = line.split("|")
+                if len(parts) == 3 and parts[2].strip() == mod:
+                    total = int(parts[1])
+            best = min(best, total)
+        return best / 1000
+
+    return t("tapeflow"), t("numpy")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer steps and repeats")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = parser.parse_args()
+    scale, repeats = (0.2, 3) if args.quick else (1.0, 7)
+    rows = []
+    for name, a, b, steps in [
+        ("seed_loop", seed_tapeflow, seed_numpy, 3000),
+        ("mlp_step (64-128-128-10, batch 64)", mlp_tapeflow, mlp_numpy, 300),
+        ("op_no_tape (2x2 multiply)", op_no_tape, op_numpy, 20000),
+        ("op_recorded (2x2 multiply)", op_recorded, op_numpy, 20000),
+        ("chain_backward (200 ops, fwd+bwd)", chain_tapeflow, chain_numpy, 2000),
+    ]:
+        t_tf, t_np = compare(a, b, max(int(steps * scale), 200), repeats)
+        rows.append((name, t_tf, t_np))
+        print(f"{name:38s} tapeflow {t_tf:9.1f} us   numpy {t_np:9.1f} us   ratio {t_tf / t_np:5.2f}x",
+              flush=True)
+    imp_tf, imp_np = import_cost(repeats)
+    print(f"{'import (self+children, ms)':38s} tapeflow {imp_tf:9.1f} ms   numpy {imp_np:9.1f} ms   "
+          f"extra {imp_tf - imp_np:.1f} ms")
+    if args.markdown:
+        print("\n| workload | tapeflow (µs/step) | hand-written NumPy (µs/step) | ratio |\n|---|---|---|---|")
+        for name, t_tf, t_np in rows:
+            print(f"| {name} | {t_tf:.1f} | {t_np:.1f} | {t_tf / t_np:.2f}x |")
+        print(f"| import tapeflow − import numpy | {imp_tf - imp_np:.1f} ms | | |")
+
+
+if __name__ == "__main__":
+    main()
