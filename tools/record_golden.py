@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# oneDNN renames kernels in error texts (``_MklMatMul``) on x86 only; record TF's portable kernel names.
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -49,7 +51,7 @@ def record_examples(only):
             continue
         code = source.replace("import tapeflow as tf", "import tensorflow as tf", 1)
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=path.parent,
-                              env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+                              env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0"})
         if proc.returncode != 0:
             raise SystemExit(f"{path.name} failed under TensorFlow:\n{proc.stderr}")
         (out_dir / f"{path.stem}.txt").write_text(proc.stdout)

@@ -63,6 +63,8 @@ def _num(x):
         return [_num(x.real), _num(x.imag)]
     if isinstance(x, (bytes, np.bytes_)):
         return x.decode("latin-1")
+    if isinstance(x, str):
+        return x
     if isinstance(x, (bool, np.bool_)):
         return bool(x)
     if isinstance(x, (int, np.integer)):
@@ -84,7 +86,7 @@ def _array(a):
 def _nested(a):
     if a.ndim == 0:
         return _num(a[()])
-    return [_nested(x) for x in a]
+    return [_nested(np.asarray(x, dtype=a.dtype)) for x in a]
 
 
 def encode(value, tf):

@@ -78,11 +78,11 @@ def _dtype_error(op, inputs):
 def _allowed_error(op, inputs):
     dt = dtype_of(inputs[0]._value.dtype).name
     names, dt_names = op.allowed_text()
-    sig = op.signature or {1: "x:T -> y:T", 2: "x:T, y:T -> z:T"}.get(len(inputs), "")
+    summary = op.tf_signature() or (f"Op<name={op.name}; signature={op.signature}; attr=T:type,"
+                                    f"allowed=[{dt_names}]>")
     return errors.InvalidArgumentError(
         None, None, f"Value for attr 'T' of {_DT.get(dt, dt)} is not in the list of allowed values: {names}\n"
-        f"\t; NodeDef: {{{{node {op.name}}}}}; Op<name={op.name}; signature={sig}; attr=T:type,"
-        f"allowed=[{dt_names}]> [Op:{op.name}] name: ")
+        f"\t; NodeDef: {{{{node {op.name}}}}}; {summary} [Op:{op.name}] name: ")
 
 
 def _forward_error(op, exc, values, attrs):

@@ -60,7 +60,7 @@ class DType:
 
     @property
     def is_unsigned(self) -> bool:
-        return self._name.startswith("uint") or self._name == "bool"
+        return self._name.startswith("uint")
 
     @property
     def is_bool(self) -> bool:
@@ -78,14 +78,14 @@ class DType:
     @property
     def min(self):
         if self.is_bool or self.is_complex or self._name == "string":
-            raise TypeError(f"Cannot find minimum value of {self}.")
+            raise TypeError(f"Cannot find minimum value of {self} with type {self}.")
         info = np.finfo(self._np) if self.is_floating else np.iinfo(self._np)
         return info.min
 
     @property
     def max(self):
         if self.is_bool or self.is_complex or self._name == "string":
-            raise TypeError(f"Cannot find maximum value of {self}.")
+            raise TypeError(f"Cannot find maximum value of {self} with type {self}.")
         info = np.finfo(self._np) if self.is_floating else np.iinfo(self._np)
         return info.max
 
@@ -95,8 +95,8 @@ class DType:
 
     @property
     def size(self) -> int:
-        if self._name == "string":
-            return 1
+        if self._np is None or self._np is object:
+            return 0
         return np.dtype(self._np).itemsize
 
     def is_compatible_with(self, other) -> bool:
@@ -163,8 +163,7 @@ _BY_NUM[np.dtype("U").num] = string
 for _t in (np.intc, np.uintc, np.int_, np.uint, np.longlong, np.ulonglong):
     _BY_NUM.setdefault(np.dtype(_t).num, _BY_NAME[np.dtype(_t).name])
 
-_PYTHON_TYPES = {builtins.float: float32, builtins.bool: bool_, builtins.complex: complex128,
-                 builtins.object: string, builtins.bytes: string, builtins.str: string}
+_PYTHON_TYPES = {builtins.float: float32, builtins.bool: bool_, builtins.object: string}
 
 # The dtypes gradients flow through (TF's ``IsTrainable``): integers, bools and strings stop them.
 TRAINABLE = frozenset(n for n in (16, 1, 2, 14, 8, 18, 19))
@@ -189,6 +188,8 @@ def as_dtype(type_value) -> DType:
         found = _BY_NAME.get(type_value)
         if found is not None:
             return found
+        if type_value.endswith("_ref") and type_value[:-4] in _BY_NAME:
+            return _ref_dtype(_BY_NAME[type_value[:-4]])
     elif isinstance(type_value, int) and not isinstance(type_value, bool) and type_value in _BY_ENUM:
         return _BY_ENUM[type_value]
     elif isinstance(type_value, type) and type_value in _PYTHON_TYPES:
@@ -200,6 +201,17 @@ def as_dtype(type_value) -> DType:
     elif hasattr(type_value, "dtype") and isinstance(getattr(type_value, "dtype"), DType):
         return type_value.dtype
     raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType.")
+
+
+_REFS = {}
+
+
+def _ref_dtype(base):
+    """TF1's reference dtypes (``float32_ref``): still nameable through ``as_dtype``."""
+    ref = _REFS.get(base.name)
+    if ref is None:
+        ref = _REFS[base.name] = DType(base.name + "_ref", base.as_numpy_dtype, base.as_datatype_enum + 100)
+    return ref
 
 
 def is_trainable(dtype: DType) -> bool:

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .opdefs import OPDEFS
+
 __all__ = ["Op", "REGISTRY", "defop", "FLOAT", "FLOAT_COMPLEX", "NUMERIC", "REAL", "INTEGER", "ALL"]
 
 # TF's names for types in "allowed values" messages, and their order there.
@@ -41,6 +43,8 @@ _TF_TYPE_NAMES = {
     "complex64": ("complex64", "DT_COMPLEX64"), "complex128": ("complex128", "DT_COMPLEX128"),
     "bool": ("bool", "DT_BOOL"), "string": ("string", "DT_STRING"),
 }
+
+_FROM_TF_NAME = {"half": "float16", "float": "float32", "double": "float64"}
 
 FLOAT = ("bfloat16", "float16", "float32", "float64")
 FLOAT_COMPLEX = FLOAT + ("complex64", "complex128")
@@ -79,11 +83,13 @@ class Op:
         self.vjp = None
         self.vjp_needs = False
         self.num_outputs = num_outputs
+        tf_def = OPDEFS.get(name)
+        if tf_def is not None and tf_def[0] is not None:
+            allowed = tuple(_FROM_TF_NAME.get(t, t) for t in tf_def[0])  # TF's own list, in TF's order
         self.allowed = allowed
         self.allowed_nums = None if allowed is None else frozenset(
-            np.dtype(t).num for t in allowed if t not in ("bfloat16", "string"))
-        if allowed is not None and "string" in allowed:
-            self.allowed_nums |= {np.dtype(object).num}
+            np.dtype(object if t == "string" else t).num for t in allowed if t in _TF_TYPE_NAMES and
+            t != "bfloat16")
         self.same_dtype = same_dtype
         self.signature = signature
         self.on_error = on_error
@@ -103,8 +109,13 @@ class Op:
 
     def allowed_text(self):
         """``(names, DT_NAMES)`` of the allowed dtypes, as TF's attr error lists them."""
-        names = [_TF_TYPE_NAMES[t] for t in self.allowed]
+        names = [_TF_TYPE_NAMES.get(t, (t, "DT_" + t.upper())) for t in self.allowed]
         return ", ".join(n for n, _ in names), ", ".join(d for _, d in names)
+
+    def tf_signature(self):
+        """TF's ``Op<name=...; signature=...>`` summary of this op, or ``None`` for ops TF does not have."""
+        tf_def = OPDEFS.get(self.name)
+        return None if tf_def is None else tf_def[1]
 
     def __repr__(self):
         return f"<Op {self.name}>"

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import dtypes
 from .shape import TensorShape
+from .convert import infer, to_dtype
 from .state import next_id
 
 __all__ = ["Tensor", "EagerTensor", "wrap", "constant", "convert_to_tensor", "is_tensor", "Reference"]
@@ -57,22 +58,12 @@ class Tensor:
     def backing_device(self) -> str:
         return _DEVICE
 
-    @property
-    def name(self):
-        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
-
-    @property
-    def op(self):
-        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
-
-    @property
-    def graph(self):
-        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
-
     def numpy(self):
         """The value as NumPy: a copy for arrays, a NumPy scalar for rank 0 (changing it never changes the tensor)."""
         v = self._value
-        return v.copy() if type(v) is np.ndarray else v
+        if type(v) is np.ndarray:
+            return v.copy() if v.ndim else v[()]  # rank 0: a NumPy scalar (or bytes for strings)
+        return v
 
     def _numpy(self):
         return self._value
@@ -98,7 +89,8 @@ class Tensor:
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __bool__(self):
-        return bool(self._value)
+        v = self._value
+        return False if v.size == 0 else bool(v)
 
     def __float__(self):
         return float(self._value)
@@ -124,8 +116,7 @@ class Tensor:
         shape = self._value.shape
         if not shape:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        for i in range(shape[0]):
-            yield self[i]
+        return (self[i] for i in range(shape[0]))
 
     def __copy__(self):
         return self
@@ -146,7 +137,7 @@ class Tensor:
 def numpy_text(value, is_repr):
     """How TF prints a tensor's value: ``repr``/``str`` of the NumPy value; rank-0 reprs use ``.item()``."""
     if is_repr:
-        text = repr(value.item()) if value.ndim == 0 and value.dtype.kind != "O" else repr(value)
+        text = repr(value.item()) if value.ndim == 0 else repr(value)
     else:
         text = str(value)
     if "\n" in text:
@@ -181,7 +172,17 @@ class EagerTensor(Tensor):
     __slots__ = ()
 
     def __setitem__(self, key, value):
-        raise AttributeError("'tensorflow.python.framework.ops.EagerTensor' object has no attribute '__setitem__'")
+        raise TypeError(f"'{_TF_NAME}' object does not support item assignment")
+
+    def __getattr__(self, name):
+        # Only reached when normal lookup fails: word the error as TF does (graph-only attributes, and TF's class
+        # path for the rest).
+        if name in ("name", "op", "graph"):
+            raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+        raise AttributeError(f"'{_TF_NAME}' object has no attribute '{name}'")
+
+
+_TF_NAME = "tensorflow.python.framework.ops.EagerTensor"
 
 
 _new = object.__new__
@@ -202,137 +203,12 @@ def is_tensor(x) -> bool:
 
 # --------------------------------------------------------------------------------------------- conversion
 
-_INT32 = (-(2**31), 2**31 - 1)
-_INT64 = (-(2**63), 2**63 - 1)
-
-
-def _unsupported(value):
-    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
-                      "Tensor.")
-
-
-def _has_numpy(value):
-    if isinstance(value, (np.ndarray, np.generic)):
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_has_numpy(v) for v in value)
-    return False
-
-
-def _infer_python(value):
-    """A Python value (scalar or nested sequence) as NumPy, with TF's dtype inference."""
-    t = type(value)
-    if t is float:
-        return np.float32(value)
-    if t is bool:
-        return np.bool_(value)
-    if t is int:
-        if _INT32[0] <= value <= _INT32[1]:
-            return np.int32(value)
-        if _INT64[0] <= value <= _INT64[1]:
-            return np.int64(value)
-        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
-    if t is complex:
-        return np.complex128(value)
-    if t is str or t is bytes:
-        return np.array(value.encode() if t is str else value, dtype=object)
-    if value is None:
-        raise _unsupported(value)
-    try:
-        arr = np.array(value)
-    except (ValueError, TypeError):
-        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor.") from None
-    kind = arr.dtype.kind
-    if kind == "O":
-        if _contains_none(value):
-            raise _unsupported(None) if value is None else ValueError(
-                f"Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
-        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
-    if _has_numpy(value):
-        return arr if kind not in "US" else np.array(_encode(arr), dtype=object)
-    if kind == "f":
-        return arr.astype(np.float32)
-    if kind in "iu":
-        lo, hi = (arr.min(), arr.max()) if arr.size else (0, 0)
-        if _INT32[0] <= lo and hi <= _INT32[1]:
-            return arr.astype(np.int32)
-        if _INT64[0] <= lo and hi <= _INT64[1]:
-            return arr.astype(np.int64)
-        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
-    if kind in "US":
-        return np.array(_encode(arr), dtype=object)
-    return arr
-
-
-def _encode(arr):
-    return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
-
-
-def _contains_none(value):
-    if value is None:
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_contains_none(v) for v in value)
-    return False
-
-
-def _cannot_convert(value, dtype):
-    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-
-
-def _python_to(value, dtype):
-    """A Python scalar or sequence as NumPy of ``dtype``, refusing what TF refuses (``1.5`` to int32 ...)."""
-    np_type = dtype.as_numpy_dtype
-    if np_type is None:
-        raise TypeError(f"tapeflow has no NumPy type for {dtype!r}")
-    inferred = _infer_python(value) if not isinstance(value, (np.ndarray, np.generic)) else value
-    src = inferred.dtype
-    if dtype.is_integer or dtype.is_bool:
-        if src.kind in "fc" or (dtype.is_bool and src.kind in "iu") or (dtype.is_integer and src.kind == "b"):
-            raise _cannot_convert(value, dtype)
-        if src.kind in "iu" and inferred.size:
-            info = np.iinfo(np_type)
-            if np.min(inferred) < info.min or np.max(inferred) > info.max:
-                raise _cannot_convert(value, dtype)
-    elif dtype.is_floating and src.kind in "bc":
-        raise _cannot_convert(value, dtype)
-    elif dtype == dtypes.string and src.kind != "O":
-        raise _cannot_convert(value, dtype)
-    elif dtype.is_complex and src.kind == "b":
-        raise _cannot_convert(value, dtype)
-    if src.kind == "O" and dtype != dtypes.string:
-        raise _cannot_convert(value, dtype)
-    out = np.asarray(inferred).astype(np_type)
-    return out[()] if out.ndim == 0 else out
-
-
-def _numpy_to(value, dtype):
-    """A NumPy value cast to ``dtype`` (TF converts NumPy values with an unchecked cast)."""
-    np_type = dtype.as_numpy_dtype
-    if value.dtype.kind in "US":
-        value = np.array(_encode(np.asarray(value)), dtype=object)
-    if dtype == dtypes.string:
-        if value.dtype.kind != "O":
-            raise _cannot_convert(value, dtype)
-        return value
-    with np.errstate(all="ignore"):
-        out = np.asarray(value).astype(np_type)
-    return out[()] if out.ndim == 0 else out
-
 
 def to_numpy_value(value, dtype=None):
     """``value`` (no tensors) as a NumPy array or scalar, with TF's inference, or converted to ``dtype``."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        if dtype is None:
-            if value.dtype.kind in "US":
-                return np.array(_encode(np.asarray(value)), dtype=object)
-            if value.dtype.kind == "O":
-                return value
-            return value.copy() if type(value) is np.ndarray else value
-        return _numpy_to(value, dtype)
     if dtype is None:
-        return _infer_python(value)
-    return _python_to(value, dtype)
+        return infer(value)
+    return to_dtype(value, dtype)
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
@@ -364,7 +240,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
         return convert_to_tensor(stack_nested(value, dtype), dtype)
     if dtype is None and dtype_hint is not None:
         try:
-            return wrap(to_numpy_value(value, dtypes.as_dtype(dtype_hint)))
+            return wrap(to_dtype(value, dtypes.as_dtype(dtype_hint)))
         except (TypeError, ValueError):
             pass
     return wrap(to_numpy_value(value, dtype))
@@ -393,7 +269,8 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     if isinstance(value, Tensor) or getattr(value, "_tapeflow_variable", False):
         t = value if isinstance(value, Tensor) else value.read_value()
         if dtype is not None and t.dtype != dtype:
-            raise TypeError(f"Expected tensor {t.numpy()!r} with dtype {dtype!r}, but got dtype {t.dtype!r}.")
+            shown = t._value.item() if t._value.ndim == 0 else t._value
+            raise TypeError(f"Expected tensor {shown!r} with dtype {dtype!r}, but got dtype {t.dtype!r}.")
         arr = t._value
     else:
         arr = convert_to_tensor(value, dtype)._value

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import dtypes
-from .._core.tensor import EagerTensor, Tensor, _numpy_to, _python_to, convert_to_tensor, wrap
+from .._core.convert import to_dtype
+from .._core.tensor import EagerTensor, Tensor, _contains_tensor, convert_to_tensor, wrap
 
 __all__ = ["to_tensor", "matching", "operand_like"]
 
@@ -23,14 +24,14 @@ def to_tensor(x, dtype=None) -> Tensor:
 
 
 def operand_like(value, like: Tensor) -> Tensor:
-    """Convert the other operand of a binary op to ``like``'s dtype (TF's ``convert_to_tensor(y, dtype=...)``)."""
+    """Convert the other operand of a binary op to ``like``'s dtype (TF's ``convert_to_tensor(y, dtype=...)``).
+
+    A Python value of a foreign kind (a string or complex number next to a float tensor) is inferred instead,
+    so the op then fails with TF's dtype-mismatch error; a lossy one (``2.5`` for an int32 tensor) is refused.
+    """
     t = type(value)
     np_dtype = like._value.dtype
-    if t is float:
-        kind = np_dtype.kind
-        if kind == "f" or kind == "c":
-            return wrap(np_dtype.type(value))
-    elif t is int:
+    if t is float or t is int:
         kind = np_dtype.kind
         if kind == "f" or kind == "c":
             return wrap(np_dtype.type(value))
@@ -40,10 +41,10 @@ def operand_like(value, like: Tensor) -> Tensor:
         return value._read()
     dtype = dtypes.dtype_of(np_dtype)
     if isinstance(value, (np.ndarray, np.generic)):
-        return wrap(_numpy_to(value, dtype))
-    if isinstance(value, (list, tuple)):
+        return wrap(to_dtype(value, dtype))
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
         return convert_to_tensor(value, dtype)
-    return wrap(_python_to(value, dtype)) if value is not None else convert_to_tensor(value)
+    return wrap(to_dtype(value, dtype, infer_foreign=True))
 
 
 def matching(*values):

@@ -1,0 +1,243 @@
+"""Python and NumPy values to NumPy arrays with TensorFlow's dtype rules.
+
+Inference (no dtype asked for): Python ``float`` -> float32, ``int`` -> int32 (int64 when it does not fit),
+``bool`` -> bool, ``complex`` -> complex128, ``str``/``bytes`` -> string. In a sequence the kinds combine
+(bool < int < float); complex or strings mixed with other kinds, or ``None`` inside, are "mixed types". NumPy
+values keep their dtype; in a sequence the first NumPy scalar decides.
+
+Conversion to a requested dtype: a Python value must fit the kind (``1.0`` is refused for int32, ``1`` for bool,
+but ``True`` is accepted for int32), integers wrap like C casts, floats round; NumPy values are cast without
+checks. Strings are NumPy object arrays of ``bytes``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .state import loud, quiet
+
+__all__ = ["infer", "to_dtype", "cannot_convert", "c_name"]
+
+_INT32 = (-(2**31), 2**31 - 1)
+_INT64 = (-(2**63), 2**63 - 1)
+_C_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+
+# Which inferred kinds a requested kind accepts from Python values (b=bool, i=int, f=float, c=complex, S=string).
+_ACCEPTS = {"b": "b", "i": "bi", "u": "bi", "f": "bif", "c": "bifc", "O": "S"}
+
+
+def c_name(dtype) -> str:
+    """The name TF's C++ converter prints for a dtype (``float`` for float32)."""
+    return _C_NAMES.get(dtype.name, dtype.name)
+
+
+def cannot_convert(value, dtype):
+    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {c_name(dtype)}")
+
+
+def _unsupported(value):
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
+                      "Tensor.")
+
+
+def _mixed():
+    return ValueError("Can't convert Python sequence with mixed types to Tensor.")
+
+
+def _kind(x):
+    """The kind letter of a Python scalar, or None for anything else."""
+    t = type(x)
+    if t is bool or isinstance(x, np.bool_):
+        return "b"
+    if t is int or isinstance(x, np.integer):
+        return "i"
+    if t is float or isinstance(x, np.floating):
+        return "f"
+    if t is complex or isinstance(x, np.complexfloating):
+        return "c"
+    if isinstance(x, (str, bytes)):
+        return "S"
+    return None
+
+
+def _leaves(value, shape, depth, out):
+    """Collect the leaves of a nested list and check it is rectangular; returns the shape found."""
+    if isinstance(value, (list, tuple)):
+        n = len(value)
+        if len(shape) <= depth:
+            shape.append(n)
+        elif shape[depth] != n:
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        for v in value:
+            _leaves(v, shape, depth + 1, out)
+        if n == 0 and len(shape) > depth + 1:
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        return
+    if isinstance(value, np.ndarray):
+        for d, n in enumerate(value.shape):
+            if len(shape) <= depth + d:
+                shape.append(n)
+            elif shape[depth + d] != n:
+                raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        out.extend(value.reshape(-1).tolist() if value.dtype.kind != "O" else list(value.reshape(-1)))
+        out.append(value.dtype)  # remember the NumPy dtype for the "first NumPy value decides" rule
+        return
+    if len(shape) > depth:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+    out.append(value)
+
+
+def _encode(arr):
+    return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
+
+
+def _from_kind(kind, values, shape):
+    if kind == "S":
+        arr = np.empty(len(values), dtype=object)
+        arr[:] = [v.encode() if isinstance(v, str) else v for v in values]
+        return arr.reshape(shape)
+    if kind == "i":
+        lo, hi = (min(values), max(values)) if values else (0, 0)
+        if _INT32[0] <= lo and hi <= _INT32[1]:
+            np_type = np.int32
+        elif _INT64[0] <= lo and hi <= _INT64[1]:
+            np_type = np.int64
+        else:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+    else:
+        np_type = {"b": np.bool_, "f": np.float32, "c": np.complex128}[kind]
+    token = quiet()
+    try:
+        return np.array(values, dtype=np_type).reshape(shape)
+    finally:
+        loud(token)
+
+
+def infer(value):
+    """``value`` (a Python scalar or nested sequence, or NumPy value) as NumPy with TF's inference."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "US":
+            return np.array(_encode(value), dtype=object)
+        return value.copy()
+    if isinstance(value, np.generic):
+        if value.dtype.kind in "US":
+            return np.array(value.tobytes() if value.dtype.kind == "S" else str(value).encode(), dtype=object)
+        return value
+    kind = _kind(value)
+    if kind is not None:
+        if kind == "i" and not _INT32[0] <= value <= _INT32[1]:
+            if not _INT64[0] <= value <= _INT64[1]:
+                raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+            return np.int64(value)
+        if kind == "S":
+            return np.array(value.encode() if isinstance(value, str) else value, dtype=object)
+        token = quiet()
+        try:
+            return {"b": np.bool_, "i": np.int32, "f": np.float32, "c": np.complex128}[kind](value)
+        finally:
+            loud(token)
+    if not isinstance(value, (list, tuple)):
+        raise _unsupported(value)
+    shape, leaves = [], []
+    _leaves(value, shape, 0, leaves)
+    first_np = next((x for x in leaves if isinstance(x, (np.generic, np.dtype))), None)
+    leaves = [x for x in leaves if not isinstance(x, np.dtype)]
+    if first_np is not None:
+        np_dtype = first_np if isinstance(first_np, np.dtype) else first_np.dtype
+        if np_dtype.kind not in "USO":
+            return np.array(leaves, dtype=np_dtype).reshape(shape)
+    kinds = {_kind(x) for x in leaves}
+    if None in kinds:
+        if len(leaves) == 1 and leaves[0] is None:
+            raise _unsupported(None)
+        if kinds == {None}:
+            raise _unsupported(leaves[0])
+        raise _mixed()
+    if not kinds:
+        return np.zeros(shape, np.float32)
+    if "S" in kinds:
+        if kinds != {"S"}:
+            raise _mixed()
+        return _from_kind("S", leaves, shape)
+    if "c" in kinds:
+        if kinds != {"c"}:
+            raise _mixed()
+        return _from_kind("c", leaves, shape)
+    kind = "f" if "f" in kinds else "i" if "i" in kinds else "b"
+    return _from_kind(kind, leaves, shape)
+
+
+def _python_kinds(value):
+    """The set of kinds of the leaves of a Python value (scalars and nested sequences)."""
+    if isinstance(value, (list, tuple)):
+        shape, leaves = [], []
+        _leaves(value, shape, 0, leaves)
+        return {_kind(x) for x in leaves if not isinstance(x, np.dtype)}
+    return {_kind(value)}
+
+
+def to_dtype(value, dtype, infer_foreign=False):
+    """``value`` as NumPy of ``dtype``: Python values must fit the kind, NumPy values are cast.
+
+    With ``infer_foreign``, a Python value of a kind foreign to ``dtype`` (a string or complex number for a
+    float) is inferred instead of refused: binary operators do this, and the op then reports the dtype clash.
+
+    Raises:
+        TypeError: when a Python value does not fit ``dtype``.
+    """
+    np_type = dtype.as_numpy_dtype
+    if np_type is None:
+        raise TypeError(f"tapeflow cannot compute with {dtype!r} values")
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _cast(value, dtype)
+    kinds = _python_kinds(value)
+    if None in kinds:
+        if value is None:
+            raise _unsupported(value)
+        raise cannot_convert(value, dtype)
+    target = np.dtype(np_type).kind
+    accepts = _ACCEPTS.get(target, "")
+    if not kinds <= set(accepts):
+        if target in "iu" and kinds <= set("bifc") and kinds & set("fc"):
+            raise cannot_convert(value, dtype)  # a lossy number: refused outright
+        if target == "b" and kinds <= set("if"):
+            raise cannot_convert(value, dtype)
+        if infer_foreign:
+            return infer(value)
+        raise cannot_convert(value, dtype)
+    if target == "O":
+        return infer(value)
+    token = quiet()
+    try:
+        if target in "iu":
+            # Python ints wrap like C casts; go through int64 (or object for huge values) to get there.
+            arr = np.array(value, dtype=np.int64 if _fits64(value) else object)
+            out = arr.astype(np_type)
+        else:
+            out = np.array(value, dtype=np_type)
+    finally:
+        loud(token)
+    return out[()] if out.ndim == 0 else out
+
+
+def _fits64(value):
+    if isinstance(value, (list, tuple)):
+        return all(_fits64(v) for v in value)
+    return not isinstance(value, int) or _INT64[0] <= value <= _INT64[1]
+
+
+def _cast(value, dtype):
+    np_type = dtype.as_numpy_dtype
+    if value.dtype.kind in "US":
+        value = np.array(_encode(np.asarray(value)), dtype=object)
+    if dtype == dtypes.string:
+        if value.dtype.kind != "O":
+            raise cannot_convert(value, dtype)
+        return value
+    token = quiet()
+    try:
+        out = np.asarray(value).astype(np_type)
+    finally:
+        loud(token)
+    return out[()] if out.ndim == 0 else out
