@@ -15,6 +15,7 @@ from ._core.logs import get_logger
 from ._core.shape import TensorShape
 from ._core.tape import GradientTape, UnconnectedGradients
 from ._core.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from ._core.module import Module
 from ._core.variable import Variable, VariableAggregation, VariableSynchronization, name_scope
 from .ops import operators as _operators
 from .ops.array_ops import (
@@ -23,8 +24,9 @@ from .ops.array_ops import (
 )
 from .ops.linalg_ops import matmul, norm
 from .ops.math_ops import (
-    abs, add, divide, equal, exp, floordiv, greater, greater_equal, less, less_equal, log, logical_and,
-    logical_not, logical_or, floor, maximum, minimum, multiply, negative, not_equal, pow, reciprocal, round, sigmoid, sign, sqrt, square, subtract, tanh, truediv,
+    abs, add, divide, equal, exp, floor, greater, greater_equal, less, less_equal, logical_and, logical_not,
+    logical_or, maximum, minimum, multiply, negative, not_equal, pow, realdiv, round, sigmoid, sign, sqrt, square,
+    subtract, tanh, truediv,
 )
 from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
 from . import autodiff, dtypes, keras, linalg, math, nest, nn  # noqa: E402  (namespaces use the names above)

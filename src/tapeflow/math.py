@@ -5,8 +5,9 @@ from .ops.linalg_ops import norm
 from .ops.math_ops import (
     abs, add, conj, divide, equal, exp, floor, floordiv, floormod, greater, greater_equal, imag, less, less_equal,
     log, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, multiply, negative, not_equal, pow,
-    real, reciprocal, relu, round, rsqrt, sigmoid, sign, sqrt, square, subtract, tanh, truediv,
+    real, reciprocal, round, rsqrt, sigmoid, sign, sqrt, square, subtract, tanh, truediv,
 )
+from .ops.nn_ops import softmax
 from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
 
 mod = floormod
@@ -16,5 +17,5 @@ __all__ = [
     "greater", "greater_equal", "imag", "less", "less_equal", "log", "logical_and", "logical_not", "logical_or",
     "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "norm", "not_equal", "pow", "real",
     "reciprocal", "reduce_max", "reduce_mean", "reduce_min", "reduce_sum", "round", "rsqrt", "sigmoid", "sign",
-    "sqrt", "square", "subtract", "tanh", "truediv",
+    "softmax", "sqrt", "square", "subtract", "tanh", "truediv",
 ]

@@ -81,14 +81,16 @@ DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss.")
 CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
-def op_error(op_name, message, cls=None, wrapped=True):
+def op_error(op_name, message, cls=None, wrapped=True, name=""):
     """An error as TensorFlow's eager kernels word it: ``{{function_node ...}} <message> [Op:<op>] name: ``.
 
     ``wrapped`` adds the ``{{function_node __wrapped__...}}`` prefix TF prints for errors raised while a kernel
-    runs (as opposed to while the op is validated before running).
+    runs (as opposed to while the op is validated before running). ``name`` is the name scope TF's Python
+    wrapper appends (``""`` for most, ``"strided_slice/"`` for indexing); ``None`` when the wrapper appends none.
     """
     prefix = f"{{{{function_node __wrapped__{op_name}_device_{CPU_DEVICE}}}}} " if wrapped else ""
-    return (cls or InvalidArgumentError)(None, None, f"{prefix}{message} [Op:{op_name}] name: ")
+    suffix = "" if name is None else f" name: {name}"
+    return (cls or InvalidArgumentError)(None, None, f"{prefix}{message} [Op:{op_name}]{suffix}")
 
 
 def shape_str(shape) -> str:

@@ -54,15 +54,21 @@ class name_scope:  # noqa: N801 - TF's name
         return self._name
 
     def __enter__(self):
-        _SCOPES.stack.append(self._name)
-        return "/".join(s for s in _SCOPES.stack if s) + "/"
+        stack = _SCOPES.stack
+        self._saved = list(stack)
+        name = self._name
+        if name and name.endswith("/"):
+            stack[:] = [name[:-1]]  # a trailing slash names an absolute scope
+        elif name:
+            stack.append(name)
+        return "/".join(stack) + "/" if stack else ""
 
     def __exit__(self, *exc):
-        _SCOPES.stack.pop()
+        _SCOPES.stack[:] = self._saved
 
 
 def _scoped(name):
-    prefix = "/".join(s for s in _SCOPES.stack if s)
+    prefix = "/".join(_SCOPES.stack)
     return f"{prefix}/{name}" if prefix else name
 
 
@@ -82,6 +88,10 @@ class Variable:
 
     _tapeflow_variable = True
     __array_priority__ = 100
+
+    def __new__(cls, *args, **kwargs):
+        # ``tf.Variable(...)`` makes a ``ResourceVariable``, as in TF (``type(v).__name__`` says so).
+        return object.__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True, caching_device=None, name=None,
                  variable_def=None, dtype=None, import_scope=None, constraint=None,
@@ -112,7 +122,8 @@ class Variable:
                                  f"supplied `shape` argument ({shape}).")
             self._shape = declared
         else:
-            self._shape = TensorShape(np.shape(value)) if validate_shape else TensorShape(None)
+            # ``validate_shape=False`` changes nothing in eager mode: the shape is the initial value's.
+            self._shape = TensorShape(np.shape(value))
         self._value = value
         self._id = next_id()
         self._name = _scoped(name if name is not None else "Variable") + ":0"
@@ -168,12 +179,12 @@ class Variable:
         return self._shape
 
     @property
-    def ndim(self):
-        return self._shape.rank
-
-    @property
     def trainable(self) -> bool:
         return self._trainable
+
+    @property
+    def initial_value(self):
+        raise RuntimeError("This property is not supported when eager execution is enabled.")
 
     @property
     def constraint(self):
@@ -280,12 +291,6 @@ class Variable:
     def __int__(self):
         return int(self._value)
 
-    def __index__(self):
-        return self._value.__index__()
-
-    def __format__(self, spec):
-        return self._value.__format__(spec)
-
     def __iadd__(self, other):
         raise RuntimeError("`variable += value` with `tf.Variable`s is not supported. Use "
                            "`variable.assign_add(value)` to modify the variable, or `out = variable + value` if "
@@ -350,7 +355,10 @@ class _UnreadVariable(Variable):
 
 
 class _VariableSlice(EagerTensor):
-    """``v[index]``: a tensor read from ``v`` that can also ``assign`` into that slice of ``v``."""
+    """``v[index]``: a tensor read from ``v`` that can also ``assign`` into that slice of ``v``.
+
+    TF returns a plain ``EagerTensor`` with an ``assign`` attribute; the class name matches it.
+    """
 
     __slots__ = ("_var", "_index")
 
@@ -369,12 +377,21 @@ class _VariableSlice(EagerTensor):
         var = self._var
         new = np.array(var._value, copy=True)
         part = var._convert(value)
-        try:
-            new[self._index] = part
-        except ValueError as exc:
-            raise errors.op_error("ResourceStridedSliceAssign", str(exc)) from None
+        target = new[self._index]
+        if np.shape(part) != np.shape(target):
+            raise errors.op_error("ResourceStridedSliceAssign", f"Cannot broadcast input shape "
+                                  f"{errors.shape_str(np.shape(part))} into final shape "
+                                  f"{errors.shape_str(np.shape(target))}", name="strided_slice/_assign")
+        new[self._index] = part
         var._value = new[()] if new.ndim == 0 else new
         return _UnreadVariable(var) if read_value else None
+
+
+_VariableSlice.__name__ = _VariableSlice.__qualname__ = "EagerTensor"
+
+
+class ResourceVariable(Variable):
+    """The class of the variables ``tf.Variable(...)`` creates (TF's resource variables)."""
 
 
 def _install_operators():
@@ -391,6 +408,15 @@ def _install_operators():
 
         op.__name__ = n
         setattr(Variable, n, op)
+    from ..ops.operators import variable_eq, variable_ne
+
+    Variable.__eq__ = lambda self, other: variable_eq(self._read(), other)
+    Variable.__ne__ = lambda self, other: variable_ne(self._read(), other)
+    Variable.__pos__ = _no_unary_plus
+
+
+def _no_unary_plus(self):
+    raise TypeError("bad operand type for unary +: 'ResourceVariable'")
 
 
 _NOT_OPERATORS = {"__init__", "__new__", "__repr__", "__str__", "__hash__", "__array__", "__len__", "__iter__",

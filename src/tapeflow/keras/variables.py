@@ -1,38 +1,325 @@
-"""Keras 3 variables: the optimizer's ``iterations`` and ``learning_rate`` are these, not ``tf.Variable``s."""
+"""Keras 3 variables (``tf.keras.Variable``): where optimizers keep ``iterations``, the learning rate and slots.
+
+As on TF's Keras backend, a Keras variable is not a ``tf.Variable`` but holds one (``.value``). It differs from
+one where Keras does: ``dtype`` is a string (``"float32"``), ``path`` records the Keras name scopes it was made
+in (``"sgd/iteration"``), ``assign`` casts what it is given and returns the assigned tensor, it cannot be used as
+a boolean or hashed, and its ``repr`` is ``<Variable path=..., shape=..., dtype=..., value=...>``.
+
+tapeflow's ops, tapes and ``convert_to_tensor`` take it wherever they take a ``tf.Variable``: it answers the
+core's variable hooks (``_read``, ``_id``, ...) with those of the variable it holds, so reading it is recorded by
+tapes and gradients with respect to it are those of that variable. Operators (``v * 2``) follow TensorFlow's
+dtype rules, not Keras's promotion (``keras.ops``), which tapeflow does not implement.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._core import dtypes
+from .._core.tensor import convert_to_tensor, is_tensor
 from .._core.variable import Variable as _TFVariable
+from .._core.variable import VariableAggregation, VariableSynchronization
+from ..ops.array_ops import cast, ones, zeros
+from ._state import auto_name, check_name, current_path
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "standardize_dtype"]
+
+_ALLOWED_DTYPES = frozenset({
+    "float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
+    "bfloat16", "bool", "string", "float8_e4m3fn", "float8_e5m2", "complex64", "complex128",
+})
+_PYTHON_DTYPES = {bool: "bool", int: "int64", float: "float32", str: "string", "int": "int64", complex: "complex128"}
+_AGGREGATIONS = {"none": VariableAggregation.NONE, "mean": VariableAggregation.MEAN,
+                 "sum": VariableAggregation.SUM, "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA}
+_SYNCHRONIZATIONS = {"none": VariableSynchronization.NONE, "on_read": VariableSynchronization.ON_READ,
+                     "on_write": VariableSynchronization.ON_WRITE, "auto": VariableSynchronization.AUTO}
+_INITIALIZERS = {"zeros": zeros, "ones": ones}
 
 
-class Variable(_TFVariable):
-    """A Keras variable: a ``tf.Variable`` with a ``path`` (``"sgd/iteration"``) and Keras's ``repr``."""
+def standardize_dtype(dtype):
+    """A dtype (``DType``, NumPy type, Python type or name) as Keras's dtype name; ``None`` is ``"float32"``.
 
-    def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None, path=None):
-        super().__init__(initializer, trainable=trainable, name=name, dtype=dtype)
-        self._keras_name = name
-        self._path = path if path is not None else name
+    Raises:
+        ValueError: ``Invalid dtype: ...`` for names Keras does not know.
+    """
+    if dtype is None:
+        return "float32"
+    dtype = _PYTHON_DTYPES.get(dtype, dtype)
+    if hasattr(dtype, "name"):
+        dtype = dtype.name
+    elif hasattr(dtype, "__name__"):
+        dtype = dtype.__name__
+    if dtype not in _ALLOWED_DTYPES:
+        raise ValueError(f"Invalid dtype: {dtype}")
+    return dtype
+
+
+def _to_tensor(value, dtype=None):
+    """Keras's ``convert_to_tensor`` on TF: tensors of another dtype are cast, Python values converted.
+
+    Integer and bool targets convert first and cast after, since TF refuses ``1.5`` as an int32 while Keras
+    truncates it.
+    """
+    if dtype is not None:
+        dtype = standardize_dtype(dtype)
+    if not is_tensor(value):
+        if dtype is not None and (dtype == "bool" or dtype.startswith(("int", "uint"))):
+            return cast(convert_to_tensor(value), dtype)
+        return convert_to_tensor(value, dtype)
+    value = convert_to_tensor(value)
+    if dtype is not None and value.dtype.name != dtype:
+        return cast(value, dtype)
+    return value
+
+
+class Variable:
+    """A Keras variable (``tf.keras.Variable``): a ``tf.Variable`` with a path, a string dtype and Keras's rules.
+
+    Args:
+        initializer: the initial value (anything ``convert_to_tensor`` takes), a callable ``(shape, dtype)``
+            returning it, or the name ``"zeros"`` or ``"ones"``.
+        shape: required with a callable or named initializer; fully defined.
+        dtype: the dtype; by default the initial value's, or ``"float32"`` for initializer callables.
+        trainable: whether tapes watch it automatically.
+        autocast: accepted for compatibility (tapeflow has no mixed-precision autocasting).
+        aggregation: ``"none"``, ``"mean"``, ``"sum"`` or ``"only_first_replica"`` (an annotation here).
+        synchronization: ``"none"``, ``"on_read"``, ``"on_write"`` or ``"auto"`` (an annotation here).
+        name: the name, ``"variable"``, ``"variable_1"``, ... by default; no ``/``.
+        layout: accepted for compatibility (tapeflow does not shard).
+
+    Raises:
+        ValueError: for a name with ``/``, an unknown aggregation, synchronization, dtype or initializer name,
+            or a callable initializer without a fully defined shape.
+    """
+
+    # Core ops treat objects with this marker as variables and use the hooks below (``_read``, ``_id``, ...).
+    _tapeflow_variable = True
+
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True, aggregation="none",
+                 synchronization="auto", name=None, layout=None, **kwargs):
+        name = name or auto_name(type(self).__name__)
+        check_name(name)
+        if aggregation not in (None, *_AGGREGATIONS):
+            raise ValueError("Invalid value for argument `aggregation`. Expected one of `None`, `'none'`, "
+                             f"`'mean'`, `'sum'`, `'only_first_replica'`. Received: aggregation={aggregation}")
+        if synchronization not in (None, *_SYNCHRONIZATIONS):
+            raise ValueError("Invalid value for argument `synchronization`. Expected one of `None`, `'none'`, "
+                             f"`'on_read'`, `'on_write'`, `'auto'`. Received: synchronization={synchronization}")
+        self._name = name
+        parent = current_path()
+        self._path = f"{parent}/{name}" if parent else name
+        self._keras_trainable = bool(trainable)
+        self._autocast = bool(autocast)
+        self._aggregation = aggregation or "none"
+        self._synchronization = synchronization or "none"
+        self._constraint = None
+        self._regularizer = None
+        self._overwrite_with_gradient = False
+        if isinstance(initializer, str):
+            if initializer not in _INITIALIZERS:
+                raise ValueError(f"Could not interpret initializer identifier: {initializer}")
+            fill = _INITIALIZERS[initializer]
+            initializer = lambda shape, dtype: fill(shape, dtype)  # noqa: E731
+        if callable(initializer):
+            if shape is None:
+                raise ValueError("When creating a Variable from an initializer, the `shape` argument should be "
+                                 f"specified. Received: initializer={initializer} and shape={shape}")
+            dtype = standardize_dtype(dtype)
+            value = initializer(self._check_shape(shape), dtype=dtype)
+        else:
+            value = _to_tensor(initializer, dtype)
+            dtype = standardize_dtype(value.dtype if dtype is None else dtype)
+        self._dtype = dtype
+        self._var = _TFVariable(value, dtype=dtype, trainable=self._keras_trainable, name=name,
+                                aggregation=_AGGREGATIONS[self._aggregation],
+                                synchronization=_SYNCHRONIZATIONS[self._synchronization])
+
+    def _check_shape(self, shape):
+        dims = tuple(shape.as_list() if hasattr(shape, "as_list") else shape)
+        if None in dims:
+            raise ValueError("Shapes used to initialize variables must be fully-defined (no `None` dimensions). "
+                             f"Received: shape={dims} for variable path='{self.path}'")
+        return tuple(int(d) for d in dims)
+
+    # --- what Keras shows ----------------------------------------------------------------------------------
+    @property
+    def name(self):
+        """The name given at creation (no scope, no ``:0``)."""
+        return self._name
 
     @property
-    def path(self) -> str:
+    def path(self):
+        """The Keras name scopes open at creation and the name, ``/``-joined (``"sgd/iteration"``)."""
         return self._path
 
     @property
-    def name(self) -> str:
-        return self._keras_name
+    def dtype(self):
+        """The dtype's name, a string (``"int64"``)."""
+        return self._dtype
+
+    @property
+    def shape(self):
+        """The shape, a ``TensorShape``."""
+        return self._var.shape
+
+    @property
+    def ndim(self):
+        """The rank."""
+        return self._var.shape.rank
+
+    @property
+    def trainable(self):
+        """Keras's trainable flag; changing it does not change whether tapes watch the variable, as on TF."""
+        return self._keras_trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._keras_trainable = bool(value)
 
     @property
     def value(self):
-        return self._read()
+        """The ``tf.Variable`` that holds the value."""
+        return self._var
 
+    @property
+    def aggregation(self):
+        return self._aggregation
+
+    @property
+    def synchronization(self):
+        return self._synchronization
+
+    @property
+    def constraint(self):
+        """A callable that optimizers apply to the variable after each update (or ``None``)."""
+        return self._constraint
+
+    @constraint.setter
+    def constraint(self, value):
+        if value is not None and not callable(value):
+            raise ValueError("Invalid value for attribute `constraint`. Expected a callable (such as a "
+                             f"`keras.constraints.Constraint` instance) or `None`. Received: constraint={value}")
+        self._constraint = value
+
+    @property
+    def regularizer(self):
+        return self._regularizer
+
+    @regularizer.setter
+    def regularizer(self, value):
+        if value is not None and not callable(value):
+            raise ValueError("Invalid value for attribute `regularizer`. Expected a callable (such as a "
+                             f"`keras.regularizers.Regularizer` instance) or `None`. Received: regularizer={value}")
+        self._regularizer = value
+
+    @property
+    def overwrite_with_gradient(self):
+        """Whether optimizers replace the value with the gradient instead of taking a step."""
+        return self._overwrite_with_gradient
+
+    @overwrite_with_gradient.setter
+    def overwrite_with_gradient(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"`overwrite_with_gradient` must be a boolean. Received: {value}")
+        self._overwrite_with_gradient = value
+
+    def numpy(self):
+        """The value as NumPy (a NumPy scalar for rank 0)."""
+        return self._var.numpy()
+
+    # --- updates -------------------------------------------------------------------------------------------
+    def assign(self, value):
+        """Set the value, cast to this variable's dtype; returns the assigned tensor.
+
+        Raises:
+            ValueError: when the value's shape is not the variable's.
+        """
+        value = _to_tensor(value, self._dtype)
+        if value.shape.as_list() != self.shape.as_list():
+            raise ValueError("The shape of the target variable and the shape of the target value in "
+                             f"`variable.assign(value)` must match. variable.shape={self.shape}, Received: "
+                             f"value.shape={value.shape}. Target variable: {self}")
+        self._var.assign(value)
+        return value
+
+    def assign_add(self, value):
+        """Add ``value`` (cast to this dtype); returns the new value as a tensor."""
+        return self.assign(self._var + _to_tensor(value, self._dtype))
+
+    def assign_sub(self, value):
+        """Subtract ``value`` (cast to this dtype); returns the new value as a tensor."""
+        return self.assign(self._var - _to_tensor(value, self._dtype))
+
+    # --- the core's variable hooks: reads, conversion and tape identity are those of the held variable -------
+    @property
+    def _id(self):
+        return self._var._id
+
+    @property
+    def _value(self):
+        return self._var._value
+
+    @property
+    def _trainable(self):
+        return self._var._trainable
+
+    def _read(self):
+        return self._var._read()
+
+    def read_value(self):
+        """The value as a tensor (the hook tapeflow's ``constant`` and ``assign`` use to read variables)."""
+        return self._var._read()
+
+    def _tapeflow_to_tensor(self, dtype=None):
+        return self._var._tapeflow_to_tensor(dtype)
+
+    # --- Python protocols ----------------------------------------------------------------------------------
     def __repr__(self):
-        value = np.asarray(self._value)
-        return (f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, "
-                f"dtype={dtypes.dtype_of(value.dtype).name}, value={value}>")
+        return (f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype}, "
+                f"value={np.asarray(self._var.numpy())}>")
 
-    __str__ = __repr__
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._var.numpy(), dtype=dtype)
+
+    def __bool__(self):
+        raise TypeError("A Keras Variable cannot be used as a boolean.")
+
+    def __float__(self):
+        self._check_scalar()
+        return float(self._var)
+
+    def __int__(self):
+        self._check_scalar()
+        return int(self._var)
+
+    def _check_scalar(self):
+        if self.ndim > 0:
+            raise TypeError(f"Only scalar arrays can be converted to Python scalars. Got: shape={self.shape}")
+
+    def __pos__(self):
+        return self._var
+
+    def __getitem__(self, idx):
+        return self._var[idx]
+
+    # ``==`` is elementwise (a tensor), so, as on Keras, the variable is unhashable.
+    __hash__ = None
+
+
+def _install_operators():
+    """Arithmetic, comparisons and logic on a Keras variable are those ops on the ``tf.Variable`` it holds."""
+
+    def delegate(name):
+        def op(self, *args):
+            return getattr(self._var, name)(*args)
+
+        op.__name__ = op.__qualname__ = name
+        return op
+
+    for name in ("__neg__", "__abs__", "__invert__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+                 "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+                 "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__",
+                 "__rmatmul__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__"):
+        setattr(Variable, name, delegate(name))
+
+
+_install_operators()

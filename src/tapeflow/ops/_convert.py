@@ -23,11 +23,12 @@ def to_tensor(x, dtype=None) -> Tensor:
     return convert_to_tensor(x, dtype)
 
 
-def operand_like(value, like: Tensor) -> Tensor:
+def operand_like(value, like: Tensor, strict=False) -> Tensor:
     """Convert the other operand of a binary op to ``like``'s dtype (TF's ``convert_to_tensor(y, dtype=...)``).
 
     A Python value of a foreign kind (a string or complex number next to a float tensor) is inferred instead,
     so the op then fails with TF's dtype-mismatch error; a lossy one (``2.5`` for an int32 tensor) is refused.
+    ``strict`` refuses both (what ``==`` does).
     """
     t = type(value)
     np_dtype = like._value.dtype
@@ -44,15 +45,22 @@ def operand_like(value, like: Tensor) -> Tensor:
         return wrap(to_dtype(value, dtype))
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         return convert_to_tensor(value, dtype)
-    return wrap(to_dtype(value, dtype, infer_foreign=True))
+    return wrap(to_dtype(value, dtype, infer_foreign=not strict))
 
 
 def matching(*values):
     """Convert ``values`` to tensors of one dtype, as TF's generated op wrappers do (``args_to_matching_eager``)."""
-    first = 0
     for i, v in enumerate(values):
         if isinstance(v, Tensor) or getattr(v, "_tapeflow_variable", False):
-            first = i
-            break
-    like = to_tensor(values[first])
-    return tuple(like if i == first else operand_like(v, like) for i, v in enumerate(values))
+            like = to_tensor(v)
+            return tuple(like if j == i else operand_like(w, like) for j, w in enumerate(values))
+    # No tensor: the first value's inferred dtype is tried for the others, which fall back to their own
+    # inferred dtype when they do not fit (and the op then reports the clash), as TF's fast path does.
+    first = convert_to_tensor(values[0])
+    out = [first]
+    for v in values[1:]:
+        try:
+            out.append(wrap(to_dtype(v, first.dtype)))
+        except (TypeError, ValueError):
+            out.append(convert_to_tensor(v))
+    return tuple(out)

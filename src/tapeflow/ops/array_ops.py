@@ -12,6 +12,7 @@ from .._core.dispatch import execute
 from .._core.logs import get_logger
 from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
+from .._core.opdefs import OPDEFS
 from .._core.tensor import Tensor, convert_to_tensor, to_numpy_value, wrap
 from ._convert import matching, to_tensor
 
@@ -64,18 +65,41 @@ def cast(x, dtype, name=None):
 # ------------------------------------------------------------------------------------------ reshape, transpose
 
 
-def _reshape_error(exc, values, attrs):
-    n = int(np.size(values[0]))
-    shape = attrs["shape"]
-    known = int(np.prod([d for d in shape if d != -1]))
-    if -1 in shape:
-        return errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
-                               f"shape requires a multiple of {known}", wrapped=False)
-    return errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested shape "
-                           f"has {known}", wrapped=False)
+def _reshape_sizes(n, in_shape, sizes):
+    """Resolve a -1 in ``sizes`` for ``n`` elements of ``in_shape``, with TF's kernel checks and wording."""
+    unknown, product, has_zero = -1, 1, False
+    for i, d in enumerate(sizes):
+        if d == -1:
+            if unknown != -1:
+                raise errors.op_error("Reshape", f"Only one input size may be -1, not both {unknown} and {i}",
+                                      name=None)
+            unknown = i
+        elif d < 0:
+            raise errors.op_error("Reshape", f"Size {i} must be non-negative, not {d}", name=None)
+        elif d == 0:
+            has_zero = True
+        else:
+            product *= d
+    sizes = list(sizes)
+    if unknown != -1:
+        # TF leaves zero-sized input dims out of the count when the target has a zero dim too.
+        known = 1
+        for d in in_shape:
+            if d > 0 or not has_zero:
+                known *= d
+        missing = known // product
+        if missing * product != known:
+            raise errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
+                                  f"shape requires a multiple of {product}", name=None)
+        sizes[unknown] = missing
+    total = int(np.prod(sizes)) if sizes else 1
+    if total != n:
+        raise errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
+                              f"shape has {total}", name=None)
+    return tuple(sizes)
 
 
-@defop("Reshape", dtypes=ALL, on_error=_reshape_error)
+@defop("Reshape", dtypes=ALL)
 def RESHAPE(x, shape):
     return np.reshape(x, shape)
 
@@ -85,20 +109,31 @@ def _reshape_grad(g, y, x, shape):
     return reshape(g, x._value.shape)
 
 
-def _shape_arg(shape):
-    if isinstance(shape, Tensor) or getattr(shape, "_tapeflow_variable", False):
-        return tuple(int(d) for d in np.asarray(shape).reshape(-1))
+def _shape_arg(shape, op_name="Reshape"):
+    """A shape argument (list, tuple, TensorShape, int or integer tensor) as a tuple of ints."""
     if isinstance(shape, TensorShape):
         return tuple(shape.as_list())
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(int(d) for d in shape)
+    if isinstance(shape, (list, tuple)) and not shape:
+        return ()
+    if isinstance(shape, Tensor) or getattr(shape, "_tapeflow_variable", False):
+        arr = np.asarray(shape)
+    else:
+        arr = np.asarray(convert_to_tensor(shape)._value) if not isinstance(shape, np.ndarray) else shape
+    if arr.dtype.kind not in "iu":
+        dt = _dtypes.dtype_of(arr.dtype)
+        names = {"float32": "float", "float64": "double", "float16": "half"}
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'Tshape' of {names.get(dt.name, dt.name)} is not in the list of allowed "
+            f"values: int32, int64\n\t; NodeDef: {{{{node {op_name}}}}}; {OPDEFS[op_name][1]} [Op:{op_name}]")
+    return tuple(int(d) for d in arr.reshape(-1))
 
 
 def reshape(tensor, shape, name=None):
     """``tensor`` with the same elements in a new ``shape`` (one dimension may be -1) (``tf.reshape``)."""
     x = to_tensor(tensor)
-    shape = _shape_arg(shape)
+    shape = _reshape_sizes(x._value.size, x._value.shape, _shape_arg(shape))
     if x._value.shape == shape:
         return execute(IDENTITY, (x,))
     return execute(RESHAPE, (x,), {"shape": shape})
@@ -118,18 +153,29 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permute the dimensions of ``a`` (reversed by default) (``tf.transpose``)."""
     x = to_tensor(a)
     nd = x._value.ndim
-    perm = tuple(range(nd - 1, -1, -1)) if perm is None else _shape_arg(perm)
-    if sorted(p % nd if nd else p for p in perm) != list(builtins.range(nd)) or len(perm) != nd:
-        raise errors.op_error("Transpose", f"transpose expects a vector of size {nd}. But input(1) is a vector "
-                              f"of size {len(perm)}" if len(perm) != nd else
-                              f"{perm[0] if perm else ''} is missing from {{{','.join(map(str, perm))}}}.",
-                              wrapped=False)
+    perm = tuple(range(nd - 1, -1, -1)) if perm is None else _check_perm(_shape_arg(perm), nd)
     out = execute(TRANSPOSE, (x,), {"perm": perm})
     if conjugate:
         from .math_ops import conj
 
         out = conj(out)
     return out
+
+
+def _check_perm(perm, nd):
+    """``perm`` with negative entries resolved, refused as TF's Transpose kernel refuses it."""
+    if len(perm) != nd:
+        raise errors.op_error("Transpose", f"transpose expects a vector of size {nd}. But input(1) is a vector of "
+                              f"size {len(perm)}", name=None)
+    resolved = []
+    for p in perm:
+        if not -nd <= p < nd:
+            raise errors.op_error("Transpose", f"{p} is out of range [0 .. {nd})", name=None)
+        resolved.append(p % nd)
+    for i in builtins.range(nd):
+        if i not in resolved:
+            raise errors.op_error("Transpose", f"{i} is missing from {{{','.join(map(str, perm))}}}.", name=None)
+    return tuple(resolved)
 
 
 @defop("Identity", dtypes=ALL)
@@ -164,9 +210,16 @@ def _np_dtype(dtype, default=np.float32):
 
 
 def _dims(shape):
+    """Dimensions for Fill-like ops: converted strictly to int32, each >= 0 (TF's wording)."""
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
         shape = [int(d) for d in shape]
-    return _shape_arg(shape)
+    if isinstance(shape, (list, tuple)):
+        to_numpy_value(shape, _dtypes.int32)  # refuses floats as TF does
+    dims = _shape_arg(shape, "Fill")
+    for d in dims:
+        if d < 0:
+            raise errors.op_error("Fill", f"Dimension {d} must be >= 0")
+    return dims
 
 
 def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
@@ -234,19 +287,24 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
     """``[start, start + delta, ...)`` up to ``limit`` (``tf.range``); one argument means ``[0, start)``."""
     if limit is None:
         start, limit = 0, start
-    values = [np.asarray(v._value if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
+    values = [v._value if isinstance(v, Tensor) else v for v in (start, limit, delta)]
     if dtype is None:
         inferred = [convert_to_tensor(v).dtype for v in (start, limit, delta)]
         order = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
         dtype = max(inferred, key=lambda d: order.index(d) if d in order else -1)
     dtype = _dtypes.as_dtype(dtype)
-    s, lim, d = (float(v) if dtype.is_floating else int(v) for v in values)
+    s, lim, d = (to_numpy_value(v.item() if isinstance(v, np.ndarray) else v, dtype) for v in values)
     if d == 0:
-        raise errors.op_error("Range", f"Requires delta != 0: {d}", wrapped=False)
+        raise errors.op_error("Range", f"Requires delta != 0: {_num(d)}")
     if (d > 0 and s > lim) or (d < 0 and s < lim):
-        raise errors.op_error("Range", f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else
-                              f"Requires start >= limit when delta < 0: {s}/{lim}", wrapped=False)
+        raise errors.op_error("Range", f"Requires start <= limit when delta > 0: {_num(s)}/{_num(lim)}" if d > 0
+                              else f"Requires start >= limit when delta < 0: {_num(s)}/{_num(lim)}")
     return wrap(np.arange(s, lim, d, dtype=dtype.as_numpy_dtype))
+
+
+def _num(v):
+    """A number as TF's C++ prints it: ``0`` and ``-2.5``, not ``0.0``."""
+    return f"{v:g}" if isinstance(v, (float, np.floating)) else str(v)
 
 
 # ------------------------------------------------------------------------------------------ where, broadcast
@@ -434,25 +492,28 @@ def _index_int(v, key):
     raise TypeError(_INDEX_ERROR.format(key if not isinstance(key, tuple) else v))
 
 
-def _slice_error(exc, values, attrs):
-    x = values[0]
+def _check_index(shape, index):
+    """Refuse an index as TF's StridedSlice kernel does (TF's wording; the ``strided_slice/`` name scope)."""
+    nd = len(shape)
+    consumed = sum(1 for k in index if k is not None and k is not Ellipsis)
+    if nd == 0 and consumed:
+        raise errors.op_error("StridedSlice", "Attempting to slice scalar input.", name="strided_slice/")
+    if consumed > nd:
+        raise errors.op_error("StridedSlice", f"Index out of range using input dim {nd}; input has only {nd} dims",
+                              name="strided_slice/")
     axis = 0
-    for k in attrs["index"]:
+    for k in index:
         if k is Ellipsis:
-            axis = max(axis, x.ndim - sum(1 for j in attrs["index"] if j is not None and j is not Ellipsis))
-        if isinstance(k, int):
-            if not -x.shape[axis] <= k < x.shape[axis]:
-                return errors.op_error("StridedSlice", f"slice index {k} of dimension {axis} out of bounds.",
-                                       wrapped=False)
-        if k is not None:
+            axis += nd - consumed
+        elif k is not None:
+            if isinstance(k, int) and not -shape[axis] <= k < shape[axis]:
+                shown = k + shape[axis] if k < 0 else k
+                raise errors.op_error("StridedSlice", f"slice index {shown} of dimension {axis} out of bounds.",
+                                      name="strided_slice/")
             axis += 1
-    if attrs["index"] and len([k for k in attrs["index"] if k is not None and k is not Ellipsis]) > x.ndim:
-        return errors.op_error("StridedSlice", f"Index out of range using input dim {x.ndim}; input has only "
-                               f"{x.ndim} dims", wrapped=False)
-    return None
 
 
-@defop("StridedSlice", dtypes=ALL, on_error=_slice_error)
+@defop("StridedSlice", dtypes=ALL)
 def STRIDED_SLICE(x, index):
     out = np.asarray(x)[index]
     return out.copy() if isinstance(out, np.ndarray) else out
@@ -475,9 +536,35 @@ def _strided_slice_grad_grad(gg, y, g, shape, index):
     return execute(STRIDED_SLICE, (gg,), {"index": index})
 
 
+# ``t[mask]`` with a boolean tensor: the same forward and gradient as slicing, with a mask for an index.
+BOOLEAN_MASK = defop("BooleanMask", dtypes=ALL)(STRIDED_SLICE.forward)
+BOOLEAN_MASK_GRAD = defop("BooleanMaskGrad", dtypes=ALL)(STRIDED_SLICE_GRAD.forward)
+
+
+@BOOLEAN_MASK.defvjp
+def _boolean_mask_grad(g, y, x, index):
+    return execute(BOOLEAN_MASK_GRAD, (g,), {"shape": x._value.shape, "index": index})
+
+
+@BOOLEAN_MASK_GRAD.defvjp
+def _boolean_mask_grad_grad(gg, y, g, shape, index):
+    return execute(BOOLEAN_MASK, (gg,), {"index": index})
+
+
 def getitem(tensor, key):
-    """``tensor[key]`` for ints, slices (negative steps too), ``...``, ``tf.newaxis`` and scalar int tensors."""
-    return execute(STRIDED_SLICE, (tensor,), {"index": strided_slice_index(key)})
+    """``tensor[key]`` for ints, slices (negative steps too), ``...``, ``tf.newaxis``, scalar int tensors, and a
+    boolean tensor as a mask."""
+    if isinstance(key, Tensor) and key._value.dtype.kind == "b":
+        mask = key._value
+        if mask.shape != tensor._value.shape[:mask.ndim]:
+            raise errors.op_error("BooleanMask", f"Shapes {tensor.shape} and {key.shape} are incompatible",
+                                  wrapped=False)
+        return execute(BOOLEAN_MASK, (tensor,), {"index": mask})
+    if isinstance(key, list) and not any(isinstance(k, (list, tuple, np.ndarray, Tensor)) for k in key):
+        key = tuple(key)  # TF reads a flat list as a tuple of indices, one per dimension
+    index = strided_slice_index(key)
+    _check_index(tensor._value.shape, index)
+    return execute(STRIDED_SLICE, (tensor,), {"index": index})
 
 
 def to_numpy(value, dtype=None):

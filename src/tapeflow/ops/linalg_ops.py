@@ -22,22 +22,21 @@ def _mt(x):
 
 def _matmul_error(exc, values, attrs):
     a, b = values
-    name = "MatMul" if a.ndim == 2 and b.ndim == 2 else "BatchMatMulV2"
-    if a.ndim < 2 or b.ndim < 2:
-        which = 0 if a.ndim < 2 else 1
-        return errors.op_error(name, f"In[{which}] ndims must be >= 2: {(a if which == 0 else b).ndim}"
-                               if name == "BatchMatMulV2" else f"In[{which}] ndims must be >= 2",
-                               wrapped=name == "BatchMatMulV2")
-    sa = _mt(a).shape if attrs.get("transpose_a") else a.shape
-    sb = _mt(b).shape if attrs.get("transpose_b") else b.shape
-    if sa[-1] != sb[-2]:
-        if name == "MatMul":
-            return errors.op_error(name, f"Matrix size-incompatible: In[0]: {errors.shape_str(a.shape)}, "
-                                   f"In[1]: {errors.shape_str(b.shape)}")
-        return errors.op_error(name, f"Matrix size-incompatible: In[0]: {errors.shape_str(sa)}, In[1]: "
-                               f"{errors.shape_str(sb)}")
-    return errors.op_error(name, f"In[0] and In[1] must have compatible batch dimensions: "
-                           f"{errors.shape_str(a.shape)} vs. {errors.shape_str(b.shape)}")
+    sa, sb = errors.shape_str(np.shape(a)), errors.shape_str(np.shape(b))
+    if a.ndim <= 2 and b.ndim <= 2:
+        if a.ndim != b.ndim:
+            return errors.op_error("MatMul", f"In[0] and In[1] has different ndims: {sa} vs. {sb}")
+        if a.ndim != 2:
+            return errors.op_error("MatMul", f"In[0] and In[1] ndims must be == 2: {a.ndim}")
+        return errors.op_error("MatMul", f"Matrix size-incompatible: In[0]: {sa}, In[1]: {sb}")
+    name = "BatchMatMulV2"
+    for i, v in enumerate(values):
+        if v.ndim < 2:
+            return errors.op_error(name, f"In[{i}] ndims must be >= 2: {v.ndim}")
+    for p, q in zip(a.shape[-3::-1], b.shape[-3::-1]):
+        if p != q and p != 1 and q != 1:
+            return errors.op_error(name, f"In[0] and In[1] must have compatible batch dimensions: {sa} vs. {sb}")
+    return errors.op_error(name, f"Matrix size-incompatible: In[0]: {sa}, In[1]: {sb}")
 
 
 @defop("MatMul", dtypes=_MATMUL_TYPES, on_error=_matmul_error)

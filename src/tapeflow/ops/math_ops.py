@@ -18,11 +18,13 @@ __all__ = [
     "add", "subtract", "multiply", "truediv", "divide", "floordiv", "floormod", "pow", "maximum", "minimum",
     "negative", "abs", "square", "sqrt", "rsqrt", "exp", "log", "sign", "floor", "round", "reciprocal", "conj",
     "sigmoid", "tanh", "relu", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
-    "logical_and", "logical_or", "logical_xor", "logical_not", "real", "imag",
+    "logical_and", "logical_or", "logical_xor", "logical_not", "real", "imag", "realdiv",
 ]
 
 
 def _broadcast_error(exc, values, attrs, name):
+    if isinstance(exc, ZeroDivisionError) or "negative integer powers" in str(exc):
+        return errors.op_error(name, str(exc))  # integer division by zero, int ** negative int
     a, b = values[0], values[1]
     return errors.op_error(name, f"Incompatible shapes: {errors.shape_str(np.shape(a))} vs. "
                                  f"{errors.shape_str(np.shape(b))}")
@@ -181,8 +183,22 @@ def _select_grad(g, xmask, needs):
 # ------------------------------------------------------------------------------------------ comparisons, logic
 # Declared non-differentiable: no ``defvjp``, so gradients through them are None.
 
-EQUAL = _binary_op("Equal", dtypes=None)(lambda x, y: np.equal(x, y))
-NOT_EQUAL = _binary_op("NotEqual", dtypes=None)(lambda x, y: np.not_equal(x, y))
+def _compare_forward(ufunc, mismatch):
+    def forward(x, y, incompatible_shape_error=True):
+        if not incompatible_shape_error and not _broadcastable(np.shape(x), np.shape(y)):
+            return np.bool_(mismatch)  # ``==`` between unbroadcastable shapes is a scalar False, as in TF
+        return ufunc(x, y)
+
+    return forward
+
+
+def _broadcastable(a, b):
+    return all(p == q or p == 1 or q == 1 for p, q in zip(a[::-1], b[::-1]))
+
+
+EQUAL = _binary_op("Equal", dtypes=None)(_compare_forward(np.equal, False))
+NOT_EQUAL = _binary_op("NotEqual", dtypes=None)(_compare_forward(np.not_equal, True))
+NO_SHAPE_ERROR = {"incompatible_shape_error": False}
 LESS = _binary_op("Less", dtypes=REAL)(lambda x, y: np.less(x, y))
 LESS_EQUAL = _binary_op("LessEqual", dtypes=REAL)(lambda x, y: np.less_equal(x, y))
 GREATER = _binary_op("Greater", dtypes=REAL)(lambda x, y: np.greater(x, y))
@@ -556,6 +572,12 @@ def truediv(x, y, name=None):
         from .array_ops import cast
 
         x, y = cast(x, target), cast(y, target)
+    return execute(REALDIV, (x, y))
+
+
+def realdiv(x, y, name=None):
+    """Elementwise division of same-dtype tensors, without integer casting (``tf.realdiv``)."""
+    x, y = matching(x, y)
     return execute(REALDIV, (x, y))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import FLOAT, defop
 from ._convert import to_tensor
@@ -29,4 +30,9 @@ def _softmax_grad(g, y, x, axis):
 def softmax(logits, axis=None, name=None):
     """``exp(logits) / reduce_sum(exp(logits), axis)``, computed stably, along ``axis`` (default last)."""
     x = to_tensor(logits)
-    return execute(SOFTMAX, (x,), {"axis": -1 if axis is None else int(axis)})
+    axis = -1 if axis is None else int(axis)
+    nd = x._value.ndim
+    if not -nd <= axis < nd:
+        raise errors.InvalidArgumentError(None, None, f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the "
+                                          f"number of dimensions in the input. Received: dim={axis}")
+    return execute(SOFTMAX, (x,), {"axis": axis})

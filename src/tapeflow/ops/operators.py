@@ -7,9 +7,8 @@ Conversion follows TF: the other operand takes the tensor's dtype (``t * 2.0``),
 
 from __future__ import annotations
 
-from .._core import errors
 from .._core.dispatch import execute
-from .._core.tensor import EagerTensor, Tensor
+from .._core.tensor import _TF_NAME, EagerTensor, Tensor, convert_to_tensor
 from . import array_ops, linalg_ops, math_ops
 from ._convert import operand_like
 
@@ -39,19 +38,33 @@ def _via(fn):
 
 
 def _eq(self, other):
-    try:
-        other = other if type(other) is EagerTensor else operand_like(other, self)
-        return execute(math_ops.EQUAL, (self, other))
-    except (errors.InvalidArgumentError, TypeError, ValueError):
+    # TF: ``t == None`` is False; otherwise elementwise, and unbroadcastable shapes give a scalar False.
+    if other is None:
         return False
+    other = other if type(other) is EagerTensor else operand_like(other, self, strict=True)
+    return execute(math_ops.EQUAL, (self, other), math_ops.NO_SHAPE_ERROR)
 
 
 def _ne(self, other):
-    try:
-        other = other if type(other) is EagerTensor else operand_like(other, self)
-        return execute(math_ops.NOT_EQUAL, (self, other))
-    except (errors.InvalidArgumentError, TypeError, ValueError):
+    if other is None:
         return True
+    other = other if type(other) is EagerTensor else operand_like(other, self, strict=True)
+    return execute(math_ops.NOT_EQUAL, (self, other), math_ops.NO_SHAPE_ERROR)
+
+
+def variable_eq(self, other):
+    """``variable == other``: like a tensor's, except that ``None`` is converted (and refused), as in TF."""
+    other = operand_like(other, self, strict=True) if other is not None else convert_to_tensor(other)
+    return execute(math_ops.EQUAL, (self, other), math_ops.NO_SHAPE_ERROR)
+
+
+def variable_ne(self, other):
+    other = operand_like(other, self, strict=True) if other is not None else convert_to_tensor(other)
+    return execute(math_ops.NOT_EQUAL, (self, other), math_ops.NO_SHAPE_ERROR)
+
+
+def _pos(self):
+    raise TypeError(f"bad operand type for unary +: '{_TF_NAME}'")
 
 
 def _logical_or_bitwise(logical, bitwise):
@@ -113,6 +126,7 @@ def install(cls):
     cls.__neg__ = lambda self: execute(math_ops.NEG, (self,))
     cls.__abs__ = lambda self: math_ops.abs(self)
     cls.__invert__ = _invert
+    cls.__pos__ = _pos
     cls.__getitem__ = array_ops.getitem
 
 

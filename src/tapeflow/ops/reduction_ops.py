@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import errors
+from .._core import dtypes, errors
+from .._core.convert import cannot_convert
 from .._core.dispatch import execute
 from .._core.registry import NUMERIC, REAL, defop
 from ._convert import to_tensor
@@ -17,27 +18,32 @@ from .math_ops import REALDIV, _scalar
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin"]
 
 
-def _axis_error(op_name):
-    def on_error(exc, values, attrs):
-        nd = np.ndim(values[0])
-        for a in attrs["axis"] or ():
-            if not -nd <= a < max(nd, 1):
-                return errors.op_error(op_name, f"Invalid reduction dimension ({a} for input with {nd} "
-                                       "dimension(s)", wrapped=False)
-        return None
+def _normalize_axis(op_name, axis, ndim):
+    """``axis`` as a tuple of ints in ``[0, ndim)`` (``None`` stays ``None``: all axes), checked as TF does.
 
-    return on_error
-
-
-def _normalize_axis(axis, ndim):
-    """``axis`` as a tuple of ints (``None`` stays ``None``: all axes)."""
+    TF's wording differs with how the axis was given: an int gets a `` name: `` suffix, a list does not.
+    """
     if axis is None:
         return None
     if hasattr(axis, "_value"):
-        axis = np.asarray(axis._value).tolist()
-    if isinstance(axis, (int, np.integer)):
-        return (int(axis),)
-    return tuple(int(a) for a in axis)
+        axis = axis._value.tolist()
+    scalar = not isinstance(axis, (list, tuple))
+    items = [axis] if scalar else list(axis)
+    for a in items:
+        if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
+            raise cannot_convert(axis, dtypes.int32)
+    suffix = "" if scalar else None
+    out = []
+    for a in items:
+        if not -ndim <= a < max(ndim, 0) or (ndim == 0):
+            raise errors.op_error(op_name, f"Invalid reduction dimension ({a} for input with {ndim} "
+                                  "dimension(s)", name=suffix)
+        a = int(a) % ndim
+        if a in out:
+            raise errors.op_error(op_name, f"Invalid reduction arguments: Axes contains duplicate dimension: {a}",
+                                  name=suffix)
+        out.append(a)
+    return tuple(out)
 
 
 def _kept_shape(shape, axis):
@@ -60,7 +66,7 @@ def _expand_grad(g, x, axis, keepdims):
 # ------------------------------------------------------------------------------------------ sum, mean
 
 
-@defop("Sum", dtypes=NUMERIC, on_error=_axis_error("Sum"))
+@defop("Sum", dtypes=NUMERIC)
 def SUM(x, axis, keepdims):
     return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
@@ -77,7 +83,7 @@ def _count(x, axis):
     return int(np.prod([shape[a] for a in axis]))
 
 
-@defop("Mean", dtypes=NUMERIC, quiet=True, on_error=_axis_error("Mean"))
+@defop("Mean", dtypes=NUMERIC, quiet=True)
 def MEAN(x, axis, keepdims):
     s = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
     n = _count(x, axis)
@@ -107,12 +113,12 @@ def _extreme(ufunc, x, axis, keepdims):
     return ufunc.reduce(x, axis=axis, keepdims=keepdims)
 
 
-@defop("Max", dtypes=REAL, on_error=_axis_error("Max"))
+@defop("Max", dtypes=REAL)
 def MAX(x, axis, keepdims):
     return _extreme(np.maximum, x, axis, keepdims)
 
 
-@defop("Min", dtypes=REAL, on_error=_axis_error("Min"))
+@defop("Min", dtypes=REAL)
 def MIN(x, axis, keepdims):
     return _extreme(np.minimum, x, axis, keepdims)
 
@@ -155,7 +161,7 @@ def _reduce(op, input_tensor, axis, keepdims):
     x = to_tensor(input_tensor)
     if axis is None and not keepdims:
         return execute(op, (x,), _ALL_AXES)  # the common full reduction, with a shared attrs dict
-    return execute(op, (x,), {"axis": _normalize_axis(axis, x._value.ndim), "keepdims": bool(keepdims)})
+    return execute(op, (x,), {"axis": _normalize_axis(op.name, axis, x._value.ndim), "keepdims": bool(keepdims)})
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -179,8 +185,6 @@ def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def _arg(op, input, axis, output_type):
-    from .._core import dtypes
-
     x = to_tensor(input)
     axis = 0 if axis is None else int(axis)
     return execute(op, (x,), {"axis": axis, "output_type": dtypes.as_dtype(output_type).as_numpy_dtype})
