@@ -4,32 +4,89 @@ Swap ``import tensorflow as tf`` for ``import tapeflow as tf``: tensors, variabl
 as in TensorFlow 2.21, with the same values, dtypes, ``None`` gradients and errors.
 """
 
-from . import _core
+from . import _core, autodiff, dtypes, keras, linalg, math, nest, nn  # noqa: E402  (namespaces use the names above)
 from ._core import errors
 from ._core.dtypes import (
-    DType, as_dtype, bfloat16, complex64, complex128, float16, float32, float64, int8, int16, int32, int64,
-    resource, string, uint8, uint16, uint32, uint64, variant,
+    DType,
+    as_dtype,
+    bfloat16,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    resource,
+    string,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    variant,
 )
 from ._core.dtypes import bool_ as bool  # noqa: A001 - TF's name
 from ._core.logs import get_logger
+from ._core.module import Module
 from ._core.shape import TensorShape
 from ._core.tape import GradientTape, UnconnectedGradients
 from ._core.tensor import Tensor, constant, convert_to_tensor, is_tensor
-from ._core.module import Module
 from ._core.variable import Variable, VariableAggregation, VariableSynchronization, name_scope
 from .ops import operators as _operators
 from .ops.array_ops import (
-    broadcast_to, cast, fill, identity, ones, ones_like, range, rank, reshape, shape, size, stack, stop_gradient,
-    transpose, unstack, where, zeros, zeros_like,
+    broadcast_to,
+    cast,
+    fill,
+    identity,
+    ones,
+    ones_like,
+    range,
+    rank,
+    reshape,
+    shape,
+    size,
+    stack,
+    stop_gradient,
+    transpose,
+    unstack,
+    where,
+    zeros,
+    zeros_like,
 )
 from .ops.linalg_ops import matmul, norm
 from .ops.math_ops import (
-    abs, add, divide, equal, exp, floor, greater, greater_equal, less, less_equal, logical_and, logical_not,
-    logical_or, maximum, minimum, multiply, negative, not_equal, pow, realdiv, round, sigmoid, sign, sqrt, square,
-    subtract, tanh, truediv,
+    abs,
+    add,
+    divide,
+    equal,
+    exp,
+    floor,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    realdiv,
+    round,
+    sigmoid,
+    sign,
+    sqrt,
+    square,
+    subtract,
+    tanh,
+    truediv,
 )
 from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
-from . import autodiff, dtypes, keras, linalg, math, nest, nn  # noqa: E402  (namespaces use the names above)
 
 _core.variable._install_operators()
 

@@ -17,11 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import errors
+from .dispatch import READ_VARIABLE, execute
 from .dtypes import TRAINABLE_NUMS
 from .state import loud, quiet
-from .dispatch import READ_VARIABLE, execute
 from .tensor import wrap
-
 
 __all__ = ["backward", "unbroadcast"]
 

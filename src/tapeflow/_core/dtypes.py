@@ -198,7 +198,7 @@ def as_dtype(type_value) -> DType:
         found = _BY_NUM.get(np.dtype(type_value).num)
         if found is not None:
             return found
-    elif hasattr(type_value, "dtype") and isinstance(getattr(type_value, "dtype"), DType):
+    elif hasattr(type_value, "dtype") and isinstance(type_value.dtype, DType):
         return type_value.dtype
     raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType.")
 

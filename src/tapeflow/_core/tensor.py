@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
-from .shape import TensorShape
 from .convert import infer, to_dtype
+from .shape import TensorShape
 from .state import next_id
 
 __all__ = ["Tensor", "EagerTensor", "wrap", "constant", "convert_to_tensor", "is_tensor", "Reference"]

@@ -17,8 +17,9 @@ from .dispatch import record_variable_read
 from .shape import TensorShape
 from .state import STATE, next_id
 
+from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value
+
 _new = object.__new__
-from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value, wrap
 
 __all__ = ["Variable", "name_scope", "VariableSynchronization", "VariableAggregation"]
 

@@ -10,9 +10,9 @@ from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core.dispatch import execute
 from .._core.logs import get_logger
+from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
-from .._core.opdefs import OPDEFS
 from .._core.tensor import Tensor, convert_to_tensor, to_numpy_value, wrap
 from ._convert import matching, to_tensor
 
