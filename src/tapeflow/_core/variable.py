@@ -16,7 +16,6 @@ from . import dtypes, errors
 from .dispatch import record_variable_read
 from .shape import TensorShape
 from .state import STATE, next_id
-
 from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value
 
 _new = object.__new__
