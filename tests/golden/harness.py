@@ -154,8 +154,14 @@ def run_case(fn, tf):
 _ADDR = re.compile(r"0x[0-9a-fA-F]+")
 
 
+# tapeflow's module paths stand where TF's stand (``repr(optimizer)`` shows the class path).
+_PATHS = (("tapeflow.keras.optimizers.", "keras.src.optimizers."),)
+
+
 def normalize(text: str) -> str:
-    """Remove what legitimately differs between runs: object addresses."""
+    """Remove what legitimately differs: object addresses, and the package a class lives in."""
+    for ours, theirs in _PATHS:
+        text = text.replace(ours, theirs)
     return _ADDR.sub("0x?", text)
 
 

@@ -1,6 +1,6 @@
 """``tf.keras``: the Keras 3 API that GradientTape programs use, on tapeflow."""
 
-from . import optimizers
+from . import backend, optimizers
 from .variables import Variable
 
-__all__ = ["optimizers", "Variable"]
+__all__ = ["backend", "optimizers", "Variable"]

@@ -85,6 +85,7 @@ class Variable:
         synchronization: ``"none"``, ``"on_read"``, ``"on_write"`` or ``"auto"`` (an annotation here).
         name: the name, ``"variable"``, ``"variable_1"``, ... by default; no ``/``.
         layout: accepted for compatibility (tapeflow does not shard).
+        **kwargs: backend-specific keywords, which Keras accepts and ignores.
 
     Raises:
         ValueError: for a name with ``/``, an unknown aggregation, synchronization, dtype or initializer name,

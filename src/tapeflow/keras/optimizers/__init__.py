@@ -7,6 +7,8 @@ __all__ = ["Optimizer", "SGD"]
 
 
 class _Legacy:
+    """``tf.keras.optimizers.legacy``: Keras 2 optimizers, which Keras 3 (and so TF 2.21) no longer has."""
+
     def __getattr__(self, name):
         raise ImportError("`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to "
                           "continue using a `tf.keras.optimizers.legacy` optimizer, you can install the "

@@ -1,7 +1,9 @@
-"""Keras 3 ``SGD``: plain, momentum and Nesterov gradient descent."""
+"""Keras 3 ``SGD``: gradient descent, with optional momentum and Nesterov momentum."""
 
 from __future__ import annotations
 
+from ...ops.array_ops import cast
+from ...ops.math_ops import multiply, subtract
 from .base import Optimizer
 
 __all__ = ["SGD"]
@@ -10,20 +12,30 @@ __all__ = ["SGD"]
 class SGD(Optimizer):
     """Gradient descent with optional momentum (``tf.keras.optimizers.SGD``).
 
-    Updates, with ``g`` the gradient and ``lr`` the learning rate:
+    With ``g`` the gradient, ``lr`` the learning rate and ``v`` the ``momentum`` slot (starting at 0):
 
-    * plain: ``w -= g * lr``
-    * momentum: ``v = -g * lr + v * momentum; w += v``
-    * Nesterov: ``v = -g * lr + v * momentum; w += -g * lr + v * momentum`` (with the new ``v``)
+    * plain (``momentum=0.0``): ``w -= g * lr``
+    * momentum: ``v = v * momentum - g * lr; w += v``
+    * Nesterov: ``v = v * momentum - g * lr; w += v * momentum - g * lr`` (with the new ``v``)
+
+    Learning rate, gradient and momentum are cast to the variable's dtype first (the momentum, a Python float,
+    through float32, as TF's ``cast`` converts it).
+
+    Args:
+        learning_rate: a Python float or a zero-argument callable (default 0.01).
+        momentum: a Python float in [0, 1]; slots ``<optimizer>/<variable>_momentum`` exist only when it is not 0.
+        nesterov: use Nesterov momentum (no effect without momentum).
+        **kwargs: the common optimizer arguments (see :class:`~tapeflow.keras.optimizers.Optimizer`).
 
     Raises:
-        ValueError: when ``momentum`` is not a float in [0, 1].
+        ValueError: when ``momentum`` is not a float in [0, 1] (``1`` is an int, so refused).
     """
+
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
-                 name="SGD", **kwargs):
+                 name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm, use_ema=use_ema,
                          ema_momentum=ema_momentum, ema_overwrite_frequency=ema_overwrite_frequency,
@@ -35,20 +47,28 @@ class SGD(Optimizer):
         self.nesterov = nesterov
 
     def build(self, variables):
+        """Create the ``momentum`` slots (when ``momentum`` is not 0); a second call does nothing."""
+        if self.built:
+            return
         super().build(variables)
-        self.momentums = []
-        if self.momentum != 0:
-            for v in variables:
-                self.momentums.append(self.add_variable_from_reference(v, "momentum"))
+        self.momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum != 0 else []
 
     def update_step(self, gradient, variable, learning_rate):
-        if self.momentum != 0:
-            m = self.momentums[self._get_variable_index(variable)]
-            momentum = self.momentum
-            m.assign(-gradient * learning_rate + m * momentum)
-            if self.nesterov:
-                variable.assign_add(-gradient * learning_rate + m * momentum)
-            else:
-                variable.assign_add(m)
+        """One SGD step on ``variable`` (a ``tf.Variable``)."""
+        learning_rate = cast(learning_rate, variable.dtype)
+        gradient = cast(gradient, variable.dtype)
+        if self.momentum == 0:
+            self.assign_sub(variable, multiply(gradient, learning_rate))
+            return
+        m = self.momentums[self._get_variable_index(variable)]
+        momentum = cast(self.momentum, variable.dtype)
+        # Keras's operand order, which fixes which op reports a shape mismatch (``Sub``, before any update).
+        self.assign(m, subtract(multiply(m, momentum), multiply(gradient, learning_rate)))
+        if self.nesterov:
+            self.assign_add(variable, subtract(multiply(m, momentum), multiply(gradient, learning_rate)))
         else:
-            variable.assign_sub(gradient * learning_rate)
+            self.assign_add(variable, m)
+
+    def get_config(self):
+        """The base configuration plus ``momentum`` and ``nesterov``."""
+        return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}
