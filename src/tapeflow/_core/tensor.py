@@ -79,11 +79,16 @@ class Tensor:
 
     # --- Python protocols ----------------------------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
-        # Leaves the tape, as in TensorFlow: NumPy sees a plain array.
+        # Leaves the tape, as in TensorFlow. Like TF, NumPy gets a read-only view: tensors are immutable, and
+        # writing through np.asarray(t) must not change t or what a tape saved.
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
             return v.astype(dtype)
-        return v.copy() if copy else v
+        if copy:
+            return v.copy()
+        view = v.view()
+        view.flags.writeable = False
+        return view
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")

@@ -274,7 +274,8 @@ class Variable:
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
 
     def __array__(self, dtype=None, copy=None):
-        return self._read().__array__(dtype, copy)
+        # A writable copy, as TF gives: writing to it must not reach the variable or the tensors read from it.
+        return np.array(self._value, dtype=dtype, copy=True)
 
     def __len__(self):
         raise TypeError("object of type 'ResourceVariable' has no len()")
