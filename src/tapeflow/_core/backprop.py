@@ -166,7 +166,7 @@ def _walk(path, grads, reach, source_ids, add):
     pop = grads.pop
     for op, inputs, outputs, attrs, _where in reversed(path):
         vjp = op.vjp
-        if op.num_outputs == 1:
+        if not op.multi_output:
             oid = outputs._id
             g = grads.get(oid) if oid in source_ids else pop(oid, None)
             if g is None or vjp is None:

@@ -127,7 +127,7 @@ def execute(op, inputs, attrs=EMPTY):
     finally:
         if token is not None:
             loud(token)
-    if op.num_outputs == 1:
+    if not op.multi_output:
         result = _new(EagerTensor)
         result._value = out
         result._id = next_id()
@@ -152,7 +152,7 @@ def _record(op, inputs, outputs, attrs, tapes):
         if where is None:
             where = user_frame()
         rec.records.append((op, inputs, outputs, attrs, where))
-        if op.num_outputs == 1:
+        if not op.multi_output:
             if outputs._value.dtype.num in TRAINABLE_NUMS:
                 tracked.add(outputs._id)
         else:

@@ -74,7 +74,7 @@ class Op:
     """
 
     __slots__ = ("name", "forward", "vjp", "vjp_needs", "num_outputs", "allowed", "allowed_nums", "same_dtype",
-                 "signature", "on_error", "quiet", "doc")
+                 "signature", "on_error", "quiet", "multi_output", "doc")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
                  on_error=None, quiet=False):
@@ -83,6 +83,8 @@ class Op:
         self.vjp = None
         self.vjp_needs = False
         self.num_outputs = num_outputs
+        # A tuple-returning op stays one even with a single output (unstacking an axis of length 1).
+        self.multi_output = num_outputs != 1
         tf_def = OPDEFS.get(name)
         if tf_def is not None and tf_def[0] is not None:
             allowed = tuple(_FROM_TF_NAME.get(t, t) for t in tf_def[0])  # TF's own list, in TF's order
@@ -121,7 +123,8 @@ class Op:
         return f"<Op {self.name}>"
 
 
-def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, on_error=None, quiet=False):
+def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, on_error=None, quiet=False,
+          multi_output=None):
     """Register a primitive whose forward is the decorated function; returns the :class:`Op`.
 
     Add the gradient right below with ``@OP.defvjp``; an op without one is non-differentiable.
@@ -131,6 +134,8 @@ def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, 
         if name in REGISTRY:
             raise ValueError(f"op {name!r} is registered twice")
         op = Op(name, forward, num_outputs, dtypes, same_dtype, signature, on_error, quiet)
+        if multi_output is not None:
+            op.multi_output = multi_output
         REGISTRY[name] = op
         return op
 

@@ -414,7 +414,7 @@ class _Unpack:
     def get(cls, num):
         op = cls.cache.get(num)
         if op is None:
-            op = defop(f"Unpack{num}" if num else "Unpack0", num_outputs=num, dtypes=ALL)(_unpack_forward)
+            op = defop(f"Unpack{num}", num_outputs=num, dtypes=ALL, multi_output=True)(_unpack_forward)
             op.name = "Unpack"
             op.defvjp(_unpack_grad)
             cls.cache[num] = op

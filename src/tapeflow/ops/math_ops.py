@@ -276,8 +276,9 @@ def SQRT_GRAD(y, g):
 
 @SQRT_GRAD.defvjp
 def _sqrt_grad_grad(gg, dx, y, g, needs):
-    ga = gg / conj(y)
-    return (negative(conj(ga)) * dx if needs[0] else None), (_scalar(0.5, ga) * ga if needs[1] else None)
+    # dx = 0.5 * g / conj(y)
+    ga = gg / y
+    return (negative(_cj(ga)) * dx if needs[0] else None), (_scalar(0.5, ga) * ga if needs[1] else None)
 
 
 @defop("Rsqrt", quiet=True, dtypes=FLOAT_COMPLEX)
@@ -351,7 +352,7 @@ def SIGMOID(x):
 
 @SIGMOID.defvjp
 def _sigmoid_grad(g, y, x):
-    return execute(SIGMOID_GRAD, (y, g))
+    return execute(SIGMOID_GRAD, (_cj(y), g))
 
 
 @defop("SigmoidGrad", dtypes=FLOAT_COMPLEX)
@@ -361,8 +362,11 @@ def SIGMOID_GRAD(y, g):
 
 @SIGMOID_GRAD.defvjp
 def _sigmoid_grad_grad(gg, dx, y, g, needs):
-    gy = gg * g * conj(_scalar(1, y) - _scalar(2, y) * y) if needs[0] else None
-    gg_ = execute(SIGMOID_GRAD, (y, gg)) if needs[1] else None
+    # dx = g * y * (1 - y), holomorphic in y and g: conjugate both for the vector-Jacobian product.
+    a, b = _cj(y), _cj(g)
+    gb = gg * b
+    gy = gb - _scalar(2, gb) * gb * a if needs[0] else None
+    gg_ = execute(SIGMOID_GRAD, (a, gg)) if needs[1] else None
     return gy, gg_
 
 
@@ -373,18 +377,20 @@ def TANH(x):
 
 @TANH.defvjp
 def _tanh_grad(g, y, x):
-    return execute(TANH_GRAD, (y, g))
+    return execute(TANH_GRAD, (_cj(y), g))
 
 
 @defop("TanhGrad", dtypes=FLOAT_COMPLEX)
 def TANH_GRAD(y, g):
-    return g * (1 - y * np.conj(y))
+    return g * (1 - y * y)
 
 
 @TANH_GRAD.defvjp
 def _tanh_grad_grad(gg, dx, y, g, needs):
-    gy = gg * g * conj(_scalar(-2, y) * y) if needs[0] else None
-    gg_ = execute(TANH_GRAD, (y, gg)) if needs[1] else None
+    # dx = g * (1 - y * y): conjugate both inputs for the vector-Jacobian product.
+    a, b = _cj(y), _cj(g)
+    gy = gg * _scalar(-2, gg) * b * a if needs[0] else None
+    gg_ = execute(TANH_GRAD, (a, gg)) if needs[1] else None
     return gy, gg_
 
 
@@ -426,7 +432,7 @@ def IMAG_PART(x):
 
 @IMAG_PART.defvjp
 def _imag_grad(g, y, x):
-    return cast_complex(g, x) * _scalar(-1j, x)
+    return cast_complex(g, x) * _scalar(1j, x)  # d Im(z) -> complex(0, g), as TF
 
 
 # ------------------------------------------------------------------------------------------ helpers

@@ -1,0 +1,570 @@
+"""The op database: one entry per registered primitive (``tapeflow._core.registry.REGISTRY``), OpInfo style.
+
+Each :class:`OpEntry` says how to make its op run through the *public* API (``fn``), on which inputs
+(``samples``: float64 NumPy arrays, the only arguments that are differentiated; anything static goes in
+``Sample.kwargs``), what NumPy computes for it (``ref``), and what the gradient tests should expect:
+
+* ``differentiable``: the op has a gradient rule (``op.vjp is not None``); ``False`` means gradients through it
+  must be ``None``.
+* ``second_order``: also check the second derivative (nested tapes) against differences of the first.
+* ``zero_grad``: the rule returns zeros, not ``None`` (``tf.sign``, as in TensorFlow).
+* ``covered_by``: for ops that user code only reaches through a gradient (``SqrtGrad``, ``ReluGrad`` ...), the
+  entry whose first-order test runs them as part of its own backward pass (checked), and whose second-order
+  test also runs their gradient rule unless ``covered_rule`` is False (the covering op is linear, so its first
+  derivative is not recorded). These ops also have a direct ``fn`` here, through
+  ``GradientTape.gradient(..., output_gradients=u)``, so that their forward and their own gradient rule (for
+  both inputs, ``u`` included) are checked like any other op's.
+* complex samples (``complex_samples=`` of :func:`op`, see :func:`cplx`): ops that take complex tensors are also
+  run on ``z = re + i im`` built from real samples, returning real parts, to check the conjugations in the rules.
+* ``runs_vjp``: the first-order test calls the op's gradient rule (checked); ``False`` only where the backward
+  pass handles the op itself (``ReadVariableOp``).
+* ``variables``: the sample arrays are passed as ``tf.Variable`` instead of tensors (``ReadVariableOp``).
+* ``xfails``: ``{(check, sample name or "*"): reason}`` for known disagreements; check is "forward", "grad",
+  "gradgrad" or "nograd". The tests mark those params ``xfail(strict=True)``.
+
+``fn`` and ``ref`` take the sample's arrays positionally (tensors for ``fn``, arrays of the tested dtype for
+``ref``) and its kwargs. They may return one value or a list of values (``tf.unstack``).
+
+Sample data is drawn from a generator seeded by the entry and sample names, so it is the same on every run and
+does not move when entries are added. Shapes are small and values stay clear of kinks (0 for ``abs``/``relu``,
+ties for ``maximum``/``reduce_max``, integers of ``x / y`` for ``floormod``), so central differences apply.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+import tapeflow as tf
+
+__all__ = ["Sample", "OpEntry", "OP_DB", "DB", "registry_name"]
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+
+
+@dataclass
+class OpEntry:
+    name: str
+    fn: Callable
+    ref: Callable
+    samples: list
+    differentiable: bool
+    second_order: bool = False
+    covered_by: str | None = None
+    covered_rule: bool = True
+    note: str = ""
+    zero_grad: bool = False
+    runs_vjp: bool = True
+    variables: bool = False
+    xfails: dict = field(default_factory=dict)
+
+    def xfail_reason(self, check, sample):
+        return self.xfails.get((check, sample.name)) or self.xfails.get((check, "*"))
+
+
+def registry_name(key):
+    """The db name for a registry key: the on-demand ``Unpack<n>`` ops are one family, ``Unpack``."""
+    return "Unpack" if re.fullmatch(r"Unpack\d+", key) else key
+
+
+# ------------------------------------------------------------------------------------------ sample data
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32("/".join(map(str, key)).encode()))
+
+
+def _f64(a):
+    return np.asarray(a, dtype=np.float64)
+
+
+def uniform(lo=-2.0, hi=2.0):
+    return lambda rng, shape: _f64(rng.uniform(lo, hi, size=shape))
+
+
+def nonzero(lo=0.3, hi=2.0):
+    """Magnitudes in ``[lo, hi]`` with random signs: clear of 0."""
+    return lambda rng, shape: _f64(rng.choice([-1.0, 1.0], size=shape) * rng.uniform(lo, hi, size=shape))
+
+
+def positive(lo=0.5, hi=2.0):
+    return uniform(lo, hi)
+
+
+def _gen(name, sample, gens, shapes, accept=None, kwargs=None):
+    rng = _rng(name, sample)
+    for _ in range(1000):
+        args = tuple(g(rng, s) for g, s in zip(gens, shapes))
+        if accept is None or accept(*args):
+            return Sample(sample, args, dict(kwargs or {}))
+    raise RuntimeError(f"no accepted sample for {name}/{sample}")
+
+
+UNARY_SHAPES = (("matrix", (2, 3)), ("scalar", ()))
+BINARY_SHAPES = (
+    ("same", (2, 3), (2, 3)),
+    ("bcast_row", (2, 3), (3,)),
+    ("bcast_outer", (2, 1), (1, 3)),
+    ("scalar_y", (2, 3), ()),
+    ("scalar_x", (), (3,)),
+)
+
+
+def unary(name, gen=None, shapes=UNARY_SHAPES, accept=None):
+    gen = gen or uniform()
+    return [_gen(name, s, (gen,), (shape,), accept) for s, shape in shapes]
+
+
+def binary(name, gen_x=None, gen_y=None, accept=None, shapes=BINARY_SHAPES):
+    gen_x, gen_y = gen_x or uniform(), gen_y or uniform()
+    return [_gen(name, s, (gen_x, gen_y), (sx, sy), accept) for s, sx, sy in shapes]
+
+
+def _apart(gap=0.1):
+    """Accept ``(x, y)`` whose broadcast elements differ by more than ``gap`` (no ties for max/min)."""
+    return lambda x, y: bool(np.all(np.abs(x - y) > gap))
+
+
+def _frac_apart(x, y, margin=0.05):
+    """``x / y`` stays ``margin`` away from integers: floormod's kinks."""
+    q = x / y
+    return bool(np.all(np.abs(q - np.round(q)) > margin))
+
+
+def _mask(shape):
+    """A fixed boolean mask of ``shape`` with both values (for ``where`` and boolean-mask indexing)."""
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(n) % 3 != 1).reshape(shape)
+
+
+# ------------------------------------------------------------------------------------------ helpers for fns
+
+
+def _complex(x, y):
+    """``x + iy`` as a complex tensor, differentiably (complex128 for float64 inputs, complex64 for float32)."""
+    ct = tf.complex128 if x.dtype == tf.float64 else tf.complex64
+    return tf.cast(x, ct) + tf.cast(y, ct) * 1j
+
+
+def _ccomplex(x, y):
+    return x.astype(np.complex128 if x.dtype == np.float64 else np.complex64) + 1j * y
+
+
+def cplx(f):
+    """``f`` extended to complex samples (kwarg ``as_complex=True``).
+
+    The sample's arrays are then ``(re, im)`` pairs, one per complex input ``z = re + i im``, and the result is
+    ``[Re f(z), Im f(z)]``, the imaginary part read as ``Re(-i f(z))`` so that no Imag op is involved. The real
+    loss of real inputs makes finite differences independent of complex gradient conventions, so these samples
+    check that the rules (and their conjugations) are consistent.
+    """
+
+    def fn(*args, as_complex=False, **kwargs):
+        if not as_complex:
+            return f(*args, **kwargs)
+        out = f(*[_complex(args[i], args[i + 1]) for i in range(0, len(args), 2)], **kwargs)
+        return [tf.math.real(out), tf.math.real(out * -1j)]
+
+    return fn
+
+
+def cplx_ref(f):
+    """The NumPy side of :func:`cplx`."""
+
+    def ref(*args, as_complex=False, **kwargs):
+        if not as_complex:
+            return f(*args, **kwargs)
+        out = f(*[_ccomplex(args[i], args[i + 1]) for i in range(0, len(args), 2)], **kwargs)
+        return [np.real(out), np.real(out * -1j)]
+
+    return ref
+
+
+def complex_sample(name, sample, parts, kwargs=None):
+    """A :func:`cplx` sample: ``parts`` is one ``(gen_re, gen_im, shape)`` per complex input."""
+    gens = [g for re, im, _ in parts for g in (re, im)]
+    shapes = [shape for _, _, shape in parts for _ in (0, 1)]
+    return _gen(name, sample, gens, shapes, kwargs={"as_complex": True, **(kwargs or {})})
+
+
+def cunary(name, re=None, im=None, shape=(2, 3)):
+    return [complex_sample(name, "complex", [(re or uniform(), im or uniform(-1, 1), shape)])]
+
+
+def cbinary(name, x=(None, None), y=(None, None)):
+    px = (x[0] or uniform(), x[1] or uniform(-1, 1))
+    py = (y[0] or uniform(), y[1] or uniform(-1, 1))
+    return [complex_sample(name, "complex_same", [(*px, (2, 3)), (*py, (2, 3))]),
+            complex_sample(name, "complex_bcast", [(*px, (2, 3)), (*py, (3,))])]
+
+
+def vjp(f, x, u):
+    """``f``'s vector-Jacobian product at ``x`` for the upstream gradient ``u``: runs ``f``'s gradient op.
+
+    Under the tests' own tapes this is recorded like any op, so differentiating it checks the gradient op's rule.
+    """
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x, output_gradients=u)
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _axis(axis):
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def _scatter(u, shape, key):
+    out = np.zeros(shape, dtype=u.dtype)
+    out[key] = u
+    return out
+
+
+def _reduction_samples(name, gen=None, accept=None):
+    gen = gen or uniform()
+    variants = (
+        ("all", (2, 3), {}),
+        ("axis0", (2, 3), {"axis": 0}),
+        ("axis_neg1_keepdims", (2, 3), {"axis": -1, "keepdims": True}),
+        ("axes01_3d", (2, 3, 2), {"axis": [0, 2]}),
+        ("all_keepdims", (3, 2), {"keepdims": True}),
+        ("vector", (4,), {"axis": 0}),
+    )
+    return [_gen(name, s, (gen,), (shape,), accept, kw) for s, shape, kw in variants]
+
+
+def _distinct(x):
+    """No two elements within 0.1 of each other: reduce_max/min and argmax stay clear of ties."""
+    v = np.sort(x.reshape(-1))
+    return bool(np.all(np.diff(v) > 0.1))
+
+
+# ------------------------------------------------------------------------------------------ entries
+
+OP_DB: list[OpEntry] = []
+
+
+def op(name, fn, ref, samples, differentiable, second_order=None, complex_samples=(), **kw):
+    second_order = differentiable if second_order is None else second_order
+    if complex_samples:
+        fn, ref, samples = cplx(fn), cplx_ref(ref), list(samples) + list(complex_samples)
+    OP_DB.append(OpEntry(name, fn, ref, samples, differentiable, second_order, **kw))
+
+
+# --- elementwise binary arithmetic
+
+op("AddV2", lambda x, y: tf.add(x, y), np.add, binary("AddV2"), True, complex_samples=cbinary("AddV2"))
+op("Sub", lambda x, y: tf.subtract(x, y), np.subtract, binary("Sub"), True, complex_samples=cbinary("Sub"))
+op("Mul", lambda x, y: tf.multiply(x, y), np.multiply, binary("Mul"), True, complex_samples=cbinary("Mul"))
+op("RealDiv", lambda x, y: tf.math.truediv(x, y), np.divide, binary("RealDiv", gen_y=nonzero(0.5, 2.0)), True,
+   complex_samples=cbinary("RealDiv", y=(nonzero(0.5, 2.0), None)))
+op("FloorDiv", lambda x, y: tf.math.floordiv(x, y), np.floor_divide,
+   binary("FloorDiv", uniform(-3, 3), nonzero(0.5, 2.0), _frac_apart), False)
+op("FloorMod", lambda x, y: tf.math.floormod(x, y), np.mod,
+   binary("FloorMod", uniform(-3, 3), nonzero(0.5, 2.0), _frac_apart), True)
+op("Pow", lambda x, y=None, exponent=None: tf.pow(x, y if exponent is None else exponent),
+   lambda x, y=None, exponent=None: np.power(x, y if exponent is None else x.dtype.type(exponent)),
+   binary("Pow", positive(0.5, 2.0), uniform(-1.5, 1.5)) + [
+       _gen("Pow", "square_exponent", (uniform(),), ((2, 3),), kwargs={"exponent": 2.0}),
+       _gen("Pow", "cube_negative_base", (uniform(-2, -0.5),), ((3,),), kwargs={"exponent": 3.0}),
+   ], True, complex_samples=cbinary("Pow", x=(positive(), None), y=(uniform(-1.5, 1.5), None)),
+   note="the exponent gradient is checked for x > 0 only: TF defines it as 0 where x <= 0, where x ** y is "
+        "not real-differentiable in y; the kwargs samples pass a constant exponent (2.0 takes the fast path)")
+op("Maximum", lambda x, y: tf.maximum(x, y), np.maximum, binary("Maximum", accept=_apart()), True)
+op("Minimum", lambda x, y: tf.minimum(x, y), np.minimum, binary("Minimum", accept=_apart()), True)
+
+# --- comparisons and logic (declared non-differentiable)
+
+
+def _ties(name):
+    """Binary samples on a grid of quarter steps, so that some elements are equal (exactly, in float32 too)."""
+    grid = lambda rng, shape: _f64(rng.integers(-2, 3, size=shape) / 4)
+    return binary(name, grid, grid)
+
+
+op("Equal", lambda x, y: tf.equal(x, y), np.equal, _ties("Equal"), False)
+op("NotEqual", lambda x, y: tf.not_equal(x, y), np.not_equal, _ties("NotEqual"), False)
+op("Less", lambda x, y: tf.less(x, y), np.less, _ties("Less"), False)
+op("LessEqual", lambda x, y: tf.less_equal(x, y), np.less_equal, _ties("LessEqual"), False)
+op("Greater", lambda x, y: tf.greater(x, y), np.greater, _ties("Greater"), False)
+op("GreaterEqual", lambda x, y: tf.greater_equal(x, y), np.greater_equal, _ties("GreaterEqual"), False)
+op("LogicalAnd", lambda x, y: tf.logical_and(x > 0, y > 0), lambda x, y: np.logical_and(x > 0, y > 0),
+   binary("LogicalAnd"), False)
+op("LogicalOr", lambda x, y: tf.logical_or(x > 0, y > 0), lambda x, y: np.logical_or(x > 0, y > 0),
+   binary("LogicalOr"), False)
+op("LogicalNot", lambda x: tf.logical_not(x > 0), lambda x: np.logical_not(x > 0), unary("LogicalNot"), False)
+
+
+def _i32(t):
+    return tf.cast(t, tf.int32)
+
+
+def _ni32(a):
+    return a.astype(np.int32)
+
+
+_INT_GEN = uniform(-9, 9)
+op("BitwiseAnd", lambda x, y: _i32(x) & _i32(y), lambda x, y: np.bitwise_and(_ni32(x), _ni32(y)),
+   binary("BitwiseAnd", _INT_GEN, _INT_GEN), False, note="reached through the & operator on int32 tensors")
+op("BitwiseOr", lambda x, y: _i32(x) | _i32(y), lambda x, y: np.bitwise_or(_ni32(x), _ni32(y)),
+   binary("BitwiseOr", _INT_GEN, _INT_GEN), False, note="reached through the | operator on int32 tensors")
+op("BitwiseXor", lambda x, y: _i32(x) ^ _i32(y), lambda x, y: np.bitwise_xor(_ni32(x), _ni32(y)),
+   binary("BitwiseXor", _INT_GEN, _INT_GEN), False, note="reached through the ^ operator on int32 tensors")
+op("Invert", lambda x: ~_i32(x), lambda x: np.invert(_ni32(x)), unary("Invert", _INT_GEN), False,
+   note="reached through the ~ operator on an int32 tensor")
+
+# --- elementwise unary
+
+op("Neg", lambda x: tf.negative(x), np.negative, unary("Neg"), True, complex_samples=cunary("Neg"))
+op("Abs", lambda x: tf.abs(x), np.abs, unary("Abs", nonzero()), True)
+op("ComplexAbs", lambda x, y: tf.abs(_complex(x, y)), lambda x, y: np.abs(_ccomplex(x, y)),
+   binary("ComplexAbs", nonzero(), nonzero(), shapes=BINARY_SHAPES[:3]), True,
+   note="|x + iy| through tf.abs on a complex tensor; the real inputs check the conjugation conventions")
+op("Square", lambda x: tf.square(x), np.square, unary("Square"), True, complex_samples=cunary("Square"))
+op("Sqrt", lambda x: tf.sqrt(x), np.sqrt, unary("Sqrt", positive()), True,
+   complex_samples=cunary("Sqrt", positive()))
+op("Rsqrt", lambda x: tf.math.rsqrt(x), lambda x: 1 / np.sqrt(x), unary("Rsqrt", positive()), True,
+   complex_samples=cunary("Rsqrt", positive()))
+op("Exp", lambda x: tf.exp(x), np.exp, unary("Exp"), True, complex_samples=cunary("Exp", uniform(-1, 1)))
+op("Log", lambda x: tf.math.log(x), np.log, unary("Log", positive()), True,
+   complex_samples=cunary("Log", positive()))
+op("Reciprocal", lambda x: tf.math.reciprocal(x), np.reciprocal, unary("Reciprocal", nonzero(0.5, 2.0)), True,
+   complex_samples=cunary("Reciprocal", nonzero(0.5, 2.0)))
+op("Sign", lambda x: tf.sign(x), np.sign, unary("Sign", nonzero()), True, zero_grad=True,
+   note="TF's rule for sign is zeros, not None: the op is registered differentiable")
+op("Floor", lambda x: tf.floor(x), np.floor, unary("Floor", uniform(-3, 3)), False)
+op("Round", lambda x: tf.round(x), np.round,
+   unary("Round", uniform(-3, 3)) + [Sample("halves", (_f64([[-2.5, -1.5, -0.5], [0.5, 1.5, 2.5]]),))], False,
+   note="the halves sample checks rounding half to even")
+op("Sigmoid", lambda x: tf.sigmoid(x), _sigmoid, unary("Sigmoid", uniform(-4, 4)), True,
+   complex_samples=cunary("Sigmoid", uniform(-1, 1)))
+op("Tanh", lambda x: tf.tanh(x), np.tanh, unary("Tanh"), True, complex_samples=cunary("Tanh", uniform(-1, 1)))
+op("Relu", lambda x: tf.nn.relu(x), lambda x: np.maximum(x, 0), unary("Relu", nonzero()), True)
+
+# --- gradient ops, reached directly through GradientTape.gradient(..., output_gradients=u)
+
+op("SqrtGrad", lambda x, u: vjp(tf.sqrt, x, u), lambda x, u: u * 0.5 / np.conj(np.sqrt(x)),
+   binary("SqrtGrad", positive(), uniform(), shapes=BINARY_SHAPES[:1]) +
+   [_gen("SqrtGrad", "vector", (positive(), uniform()), ((4,), (4,)))], True, covered_by="Sqrt",
+   complex_samples=[complex_sample("SqrtGrad", "complex", [(positive(), uniform(-1, 1), (2, 3)),
+                                                           (uniform(), uniform(), (2, 3))])],
+   note="Sqrt's gradient op: Sqrt's first-order test runs its forward, Sqrt's second-order test its rule for y")
+op("SigmoidGrad", lambda x, u: vjp(tf.sigmoid, x, u), lambda x, u: u * np.conj(_sigmoid(x) * (1 - _sigmoid(x))),
+   binary("SigmoidGrad", uniform(-3, 3), uniform(), shapes=BINARY_SHAPES[:1]) +
+   [_gen("SigmoidGrad", "vector", (uniform(-3, 3), uniform()), ((4,), (4,)))], True, covered_by="Sigmoid",
+   complex_samples=[complex_sample("SigmoidGrad", "complex", [(uniform(-1, 1), uniform(-1, 1), (2, 3)),
+                                                              (uniform(), uniform(), (2, 3))])],
+   note="Sigmoid's gradient op: Sigmoid's first-order test runs its forward, the second-order test its rule")
+op("TanhGrad", lambda x, u: vjp(tf.tanh, x, u), lambda x, u: u * np.conj(1 - np.tanh(x) ** 2),
+   binary("TanhGrad", uniform(), uniform(), shapes=BINARY_SHAPES[:1]) +
+   [_gen("TanhGrad", "vector", (uniform(), uniform()), ((4,), (4,)))], True, covered_by="Tanh",
+   complex_samples=[complex_sample("TanhGrad", "complex", [(uniform(-1, 1), uniform(-1, 1), (2, 3)),
+                                                           (uniform(), uniform(), (2, 3))])],
+   note="Tanh's gradient op: Tanh's first-order test runs its forward, the second-order test its rule")
+op("ReluGrad", lambda x, u: vjp(tf.nn.relu, x, u), lambda x, u: u * (x > 0),
+   binary("ReluGrad", nonzero(), uniform(), shapes=BINARY_SHAPES[:1]) +
+   [_gen("ReluGrad", "vector", (nonzero(), uniform()), ((4,), (4,)))], True, covered_by="Relu",
+   note="Relu's gradient op: Relu's first-order test runs its forward, the second-order test its rule")
+
+# --- complex parts
+
+
+def _conj_fn(x, y):
+    w = tf.math.conj(_complex(x, y)) * _complex(x, y) * _complex(x, y)
+    return [tf.math.real(w), tf.math.real(w * -1j)]
+
+
+def _conj_ref(x, y):
+    w = np.conj(_ccomplex(x, y)) * _ccomplex(x, y) ** 2
+    return [np.real(w), np.real(w * -1j)]
+
+
+op("Conj", _conj_fn, _conj_ref, binary("Conj", shapes=BINARY_SHAPES[:3]), True, covered_by="Real",
+   note="w = conj(z) * z * z = |z|^2 z (not holomorphic), read as Re(w) and Re(-i w) = Im(w) without the Imag "
+        "op; Conj also runs in every complex Mul gradient (Real's first-order test)")
+op("Real", lambda x, y: tf.math.real(_complex(x, y) * _complex(x, y)), lambda x, y: np.real(_ccomplex(x, y) ** 2),
+   binary("Real", shapes=BINARY_SHAPES[:3]), True, note="Re((x + iy)^2) = x^2 - y^2")
+op("Imag", lambda x, y: tf.math.imag(_complex(x, y) * _complex(x, y)), lambda x, y: np.imag(_ccomplex(x, y) ** 2),
+   binary("Imag", shapes=BINARY_SHAPES[:3]), True, note="Im((x + iy)^2) = 2xy")
+
+# --- array ops
+
+op("ReadVariableOp", lambda v: v.read_value() * v.value(), lambda x: x * x, unary("ReadVariableOp"), True,
+   variables=True, runs_vjp=False,
+   note="the samples are tf.Variables, read twice; the backward pass passes gradients straight through the "
+        "recorded reads (the vjp, an identity, is never called: backprop special-cases READ_VARIABLE)")
+op("Cast", lambda x: tf.math.real(tf.cast(x, tf.complex128)),
+   lambda x: np.real(x.astype(np.complex128)), unary("Cast"), True,
+   note="float -> complex128 -> real keeps float64 precision for the differences")
+op("Reshape", lambda x, shape: tf.reshape(x, shape), lambda x, shape: np.reshape(x, shape), [
+    _gen("Reshape", "to_3x2", (uniform(),), ((2, 3),), kwargs={"shape": (3, 2)}),
+    _gen("Reshape", "flatten", (uniform(),), ((2, 3),), kwargs={"shape": [-1]}),
+    _gen("Reshape", "add_axis", (uniform(),), ((6,),), kwargs={"shape": (2, 1, 3)}),
+    _gen("Reshape", "to_scalar", (uniform(),), ((1, 1),), kwargs={"shape": ()}),
+], True)
+op("Transpose", lambda x, perm=None: tf.transpose(x, perm), lambda x, perm=None: np.transpose(x, perm), [
+    _gen("Transpose", "matrix", (uniform(),), ((2, 3),)),
+    _gen("Transpose", "perm_3d", (uniform(),), ((2, 3, 2),), kwargs={"perm": (1, 2, 0)}),
+], True)
+op("Identity", lambda x: tf.identity(x), lambda x: x.copy(), unary("Identity"), True)
+op("StopGradient", lambda x: tf.stop_gradient(x), lambda x: x.copy(), unary("StopGradient"), False)
+op("Fill", lambda x, dims: tf.fill(dims, x), lambda x, dims: np.full(dims, x, dtype=x.dtype), [
+    _gen("Fill", "matrix", (uniform(),), ((),), kwargs={"dims": (2, 3)}),
+    _gen("Fill", "vector", (uniform(),), ((),), kwargs={"dims": [4]}),
+], True)
+op("ZerosLike", lambda x: tf.zeros_like(x), np.zeros_like, unary("ZerosLike"), False)
+op("OnesLike", lambda x: tf.ones_like(x), np.ones_like, unary("OnesLike"), False)
+
+
+def _select_samples():
+    out = [Sample(s.name, s.args, {"cond_shape": np.broadcast_shapes(s.args[0].shape, s.args[1].shape)})
+           for s in binary("SelectV2", shapes=BINARY_SHAPES[:4])]
+    out.append(_gen("SelectV2", "bcast_cond", (uniform(), uniform()), ((2, 3), (2, 3)), kwargs={"cond_shape": (3,)}))
+    return out
+
+
+op("SelectV2", lambda x, y, cond_shape: tf.where(tf.constant(_mask(cond_shape)), x, y),
+   lambda x, y, cond_shape: np.where(_mask(cond_shape), x, y), _select_samples(), True,
+   note="three-argument tf.where with a fixed mask; the condition itself is bool and gets no gradient")
+op("Where", lambda x: tf.where(x > 0), lambda x: np.argwhere(x > 0).astype(np.int64),
+   [_gen("Where", "matrix", (uniform(),), ((2, 3),)), _gen("Where", "vector", (uniform(),), ((5,),))], False,
+   note="one-argument tf.where: int64 indices of the true elements")
+op("BroadcastTo", lambda x, shape: tf.broadcast_to(x, shape), lambda x, shape: np.broadcast_to(x, shape).copy(), [
+    _gen("BroadcastTo", "row", (uniform(),), ((3,),), kwargs={"shape": (2, 3)}),
+    _gen("BroadcastTo", "column", (uniform(),), ((2, 1),), kwargs={"shape": (2, 3)}),
+    _gen("BroadcastTo", "scalar", (uniform(),), ((),), kwargs={"shape": (2, 2)}),
+    _gen("BroadcastTo", "middle_3d", (uniform(),), ((2, 1, 2),), kwargs={"shape": (2, 3, 2)}),
+], True)
+op("Pack", lambda *xs, axis=0: tf.stack(list(xs), axis=axis), lambda *xs, axis=0: np.stack(xs, axis=axis), [
+    _gen("Pack", "two_axis0", (uniform(), uniform()), ((2, 3), (2, 3))),
+    _gen("Pack", "two_axis1", (uniform(), uniform()), ((2, 3), (2, 3)), kwargs={"axis": 1}),
+    _gen("Pack", "three_axis_neg1", (uniform(),) * 3, ((3,),) * 3, kwargs={"axis": -1}),
+    _gen("Pack", "scalars", (uniform(),) * 2, ((),) * 2),
+], True)
+
+
+def _unstack(x, axis=0, pick=None):
+    outs = tf.unstack(x, axis=axis)
+    return outs if pick is None else [outs[i] for i in pick]
+
+
+def _np_unstack(x, axis=0, pick=None):
+    outs = [a.copy() for a in np.moveaxis(x, axis, 0)]
+    return outs if pick is None else [outs[i] for i in pick]
+
+
+op("Unpack", _unstack, _np_unstack, [
+    _gen("Unpack", "axis0", (uniform(),), ((2, 3),)),
+    _gen("Unpack", "axis1", (uniform(),), ((2, 3),), kwargs={"axis": 1}),
+    _gen("Unpack", "axis_neg1_3d", (uniform(),), ((2, 2, 3),), kwargs={"axis": -1}),
+    _gen("Unpack", "some_outputs_unused", (uniform(),), ((3, 2),), kwargs={"pick": [2, 0]}),
+    _gen("Unpack", "length_one_axis", (uniform(),), ((1, 3),)),
+], True,
+   note="the family of on-demand ops Unpack<n> (registry keys Unpack2, Unpack3 ...), one per length; "
+        "unused outputs reach the rule as None")
+
+_KEYS = (
+    ("rows_reversed", (2, 3), (slice(1, None), slice(None, None, -1))),
+    ("int_index", (2, 3), (0,)),
+    ("ellipsis", (2, 3, 2), (Ellipsis, 1)),
+    ("newaxis_strided", (2, 5), (slice(None), None, slice(0, 5, 2))),
+    ("scalar_element", (2, 3), (1, -1)),
+)
+
+
+def _sliced_shape(shape, key):
+    return np.zeros(shape)[key].shape
+
+
+op("StridedSlice", lambda x, key: x[key], lambda x, key: np.asarray(x[key]).copy(),
+   [_gen("StridedSlice", n, (uniform(),), (shape,), kwargs={"key": key}) for n, shape, key in _KEYS], True,
+   note="Python indexing of a tensor (__getitem__)")
+op("StridedSliceGrad", lambda u, shape, key: vjp(lambda t: t[key], tf.zeros(shape, u.dtype), u),
+   lambda u, shape, key: _scatter(u, shape, key),
+   [_gen("StridedSliceGrad", n, (uniform(),), (_sliced_shape(shape, key),), kwargs={"shape": shape, "key": key})
+    for n, shape, key in _KEYS], True, covered_by="StridedSlice", covered_rule=False,
+   note="StridedSlice's gradient op (u scattered into zeros); StridedSlice is linear, so only this entry's own "
+        "tests (u watched) run its rule")
+_MASKS = (("full_mask", (2, 3), (2, 3)), ("row_mask", (3, 2), (3,)))
+op("BooleanMask", lambda x, mask_shape: x[tf.constant(_mask(mask_shape))],
+   lambda x, mask_shape: x[_mask(mask_shape)].copy(),
+   [_gen("BooleanMask", n, (uniform(),), (shape,), kwargs={"mask_shape": m}) for n, shape, m in _MASKS], True,
+   note="indexing a tensor with a boolean tensor")
+op("BooleanMaskGrad",
+   lambda u, shape, mask_shape: vjp(lambda t: t[tf.constant(_mask(mask_shape))], tf.zeros(shape, u.dtype), u),
+   lambda u, shape, mask_shape: _scatter(u, shape, _mask(mask_shape)),
+   [_gen("BooleanMaskGrad", n, (uniform(),), (_sliced_shape(shape, _mask(m)),),
+         kwargs={"shape": shape, "mask_shape": m}) for n, shape, m in _MASKS], True,
+   covered_by="BooleanMask", covered_rule=False,
+   note="BooleanMask's gradient op; BooleanMask is linear, so only this entry's own tests (u watched) run its rule")
+
+# --- reductions
+
+op("Sum", lambda x, axis=None, keepdims=False: tf.reduce_sum(x, axis, keepdims),
+   lambda x, axis=None, keepdims=False: np.sum(x, axis=_axis(axis), keepdims=keepdims), _reduction_samples("Sum"),
+   True, complex_samples=[complex_sample("Sum", "complex_axis0", [(uniform(), uniform(), (2, 3))], {"axis": 0})])
+op("Mean", lambda x, axis=None, keepdims=False: tf.reduce_mean(x, axis, keepdims),
+   lambda x, axis=None, keepdims=False: np.mean(x, axis=_axis(axis), keepdims=keepdims),
+   _reduction_samples("Mean"), True,
+   complex_samples=[complex_sample("Mean", "complex_all", [(uniform(), uniform(), (2, 3))])])
+op("Max", lambda x, axis=None, keepdims=False: tf.reduce_max(x, axis, keepdims),
+   lambda x, axis=None, keepdims=False: np.max(x, axis=_axis(axis), keepdims=keepdims),
+   _reduction_samples("Max", uniform(-4, 4), _distinct), True, note="no ties: the maximum is a kink there")
+op("Min", lambda x, axis=None, keepdims=False: tf.reduce_min(x, axis, keepdims),
+   lambda x, axis=None, keepdims=False: np.min(x, axis=_axis(axis), keepdims=keepdims),
+   _reduction_samples("Min", uniform(-4, 4), _distinct), True, note="no ties: the minimum is a kink there")
+op("ArgMax", lambda x, axis=None: tf.math.argmax(x, axis), lambda x, axis=None: np.argmax(x, axis=axis or 0),
+   [_gen("ArgMax", "axis0", (uniform(),), ((3, 2),)),
+    _gen("ArgMax", "axis1", (uniform(),), ((2, 3),), kwargs={"axis": 1})], False)
+op("ArgMin", lambda x, axis=None: tf.math.argmin(x, axis), lambda x, axis=None: np.argmin(x, axis=axis or 0),
+   [_gen("ArgMin", "axis0", (uniform(),), ((3, 2),)),
+    _gen("ArgMin", "axis1", (uniform(),), ((2, 3),), kwargs={"axis": 1})], False)
+
+# --- linear algebra, nn
+
+
+def _np_matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
+    a = np.swapaxes(np.conj(a) if adjoint_a else a, -1, -2) if transpose_a or adjoint_a else a
+    b = np.swapaxes(np.conj(b) if adjoint_b else b, -1, -2) if transpose_b or adjoint_b else b
+    return np.matmul(a, b)
+
+
+op("MatMul", lambda a, b, **kw: tf.matmul(a, b, **kw), _np_matmul, [
+    _gen("MatMul", "plain", (uniform(), uniform()), ((2, 3), (3, 4))),
+    _gen("MatMul", "transpose_a", (uniform(), uniform()), ((3, 2), (3, 4)), kwargs={"transpose_a": True}),
+    _gen("MatMul", "transpose_b", (uniform(), uniform()), ((2, 3), (4, 3)), kwargs={"transpose_b": True}),
+    _gen("MatMul", "transpose_both", (uniform(), uniform()), ((3, 2), (4, 3)),
+         kwargs={"transpose_a": True, "transpose_b": True}),
+    _gen("MatMul", "batch_bcast", (uniform(), uniform()), ((2, 2, 3), (3, 2))),
+], True, complex_samples=[
+    complex_sample("MatMul", "complex_plain", [(uniform(), uniform(), (2, 3)), (uniform(), uniform(), (3, 2))]),
+    complex_sample("MatMul", "complex_adjoint_a", [(uniform(), uniform(), (3, 2)), (uniform(), uniform(), (3, 2))],
+                   {"adjoint_a": True}),
+    complex_sample("MatMul", "complex_adjoint_b_batch",
+                   [(uniform(), uniform(), (2, 2, 3)), (uniform(), uniform(), (2, 3))], {"adjoint_b": True}),
+])
+op("Softmax", lambda x, axis=None: tf.nn.softmax(x, axis),
+   lambda x, axis=None: _softmax(x, -1 if axis is None else axis),
+   [_gen("Softmax", "last_axis", (uniform(),), ((2, 3),)),
+    _gen("Softmax", "axis0", (uniform(),), ((3, 2),), kwargs={"axis": 0}),
+    _gen("Softmax", "vector", (uniform(),), ((4,),))], True)
+
+DB: dict[str, OpEntry] = {e.name: e for e in OP_DB}
+assert len(DB) == len(OP_DB), "duplicate op entries"
