@@ -207,6 +207,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer steps and repeats")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--only", help="run only the workloads whose name contains this text")
     args = parser.parse_args()
     scale, repeats = (0.2, 3) if args.quick else (1.0, 7)
     rows = []
@@ -217,10 +218,14 @@ def main():
         ("op_recorded (2x2 multiply)", op_recorded, op_numpy, 20000),
         ("chain_backward (200 ops, fwd+bwd)", chain_tapeflow, chain_numpy, 2000),
     ]:
+        if args.only and args.only not in name:
+            continue
         t_tf, t_np = compare(a, b, max(int(steps * scale), 200), repeats)
         rows.append((name, t_tf, t_np))
         print(f"{name:38s} tapeflow {t_tf:9.1f} us   numpy {t_np:9.1f} us   ratio {t_tf / t_np:5.2f}x",
               flush=True)
+    if args.only and args.only not in "import":
+        return
     imp_tf, imp_np = import_cost(repeats)
     print(f"{'import (self+children, ms)':38s} tapeflow {imp_tf:9.1f} ms   numpy {imp_np:9.1f} ms   "
           f"extra {imp_tf - imp_np:.1f} ms")

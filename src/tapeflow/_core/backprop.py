@@ -25,16 +25,17 @@ from .tensor import wrap
 __all__ = ["backward", "unbroadcast"]
 
 
-_OPS = None
+_OPS = _ADD = _SUM = _ALL_AXES = None
 
 
 def _ops():
     """``(math_ops, array_ops, reduction_ops)``, imported on first use: the op modules build on this package."""
-    global _OPS
+    global _OPS, _ADD, _SUM, _ALL_AXES
     if _OPS is None:
         from ..ops import array_ops, math_ops, reduction_ops
 
         _OPS = (math_ops, array_ops, reduction_ops)
+        _ADD, _SUM, _ALL_AXES = math_ops.ADD, reduction_ops.SUM, reduction_ops.ALL_AXES
     return _OPS
 
 
@@ -59,9 +60,9 @@ def _sum_axes(gshape, shape):
 
 def unbroadcast(g, shape):
     """Sum ``g`` down to ``shape``: over leading axes and axes where ``shape`` is 1, then reshape."""
-    _, array_ops, reduction_ops = _ops()
     if not shape:
-        return execute(reduction_ops.SUM, (g,), {"axis": None, "keepdims": False})
+        return execute(_SUM, (g,), _ALL_AXES)  # the common case, to a scalar
+    _, array_ops, reduction_ops = _ops()
     axes = _sum_axes(g._value.shape, shape)
     if axes:
         g = execute(reduction_ops.SUM, (g,), {"axis": axes, "keepdims": False})
@@ -111,8 +112,7 @@ def backward(recording, targets, sources, output_gradients=None):
         sources: tensors or variables.
         output_gradients: optional list of tensors (or ``None``) aligned with ``targets``.
     """
-    math_ops, array_ops, _ = _ops()
-    add = math_ops.add
+    _, array_ops, _ = _ops()
     source_ids = {s._id for s in sources}
     records = recording.records
     if recording.roots <= source_ids:
@@ -129,16 +129,20 @@ def backward(recording, targets, sources, output_gradients=None):
         og = output_gradients[i] if output_gradients is not None and i < len(output_gradients) else None
         seed = _seed(target, og, array_ops)
         prev = grads.get(target._id)
-        grads[target._id] = seed if prev is None else add(prev, seed)
+        grads[target._id] = seed if prev is None else _add(prev, seed)
 
     if grads:
         token = quiet()  # NaN and inf gradients are results here, as in TF, not warnings
         try:
-            _walk(path, grads, reach, source_ids, add)
+            _walk(path, grads, reach, source_ids)
         finally:
             loud(token)
     # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
-    return [grads.get(s._id) for s in sources]
+    get = grads.get
+    out = []
+    for s in sources:
+        out.append(get(s._id))
+    return out
 
 
 def _prune(records, sources):
@@ -161,31 +165,42 @@ def _prune(records, sources):
     return reach, path
 
 
-def _walk(path, grads, reach, source_ids, add):
+def _add(a, b):
+    """Sum two gradients of one value (recorded like any op, for higher derivatives)."""
+    return execute(_ADD, (a, b))
+
+
+def _walk(path, grads, reach, source_ids):
     """The reversed scan: run each record's rule and accumulate input gradients into ``grads``."""
-    pop = grads.pop
+    get, pop = grads.get, grads.pop
     for op, inputs, outputs, attrs, _where in reversed(path):
         vjp = op.vjp
+        if vjp is None:
+            continue
         if not op.multi_output:
             oid = outputs._id
-            g = grads.get(oid) if oid in source_ids else pop(oid, None)
-            if g is None or vjp is None:
+            g = get(oid) if oid in source_ids else pop(oid, None)
+            if g is None:
                 continue
         else:
-            g = tuple([grads.get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs])
-            if vjp is None or all(x is None for x in g):
+            g = tuple([get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs])
+            if all(x is None for x in g):
                 continue
-        if op is READ_VARIABLE:  # an identity: pass the gradient straight to the variable
-            _accumulate(grads, inputs[0], g, add)
+        if len(inputs) == 1:
+            # A recorded single-input op on the path has a tracked input: it always needs a gradient. A variable
+            # read is an identity: its gradient goes straight to the variable.
+            t = inputs[0]
+            ig = g if op is READ_VARIABLE else vjp(g, outputs, t, **attrs) if attrs else vjp(g, outputs, t)
+            if ig is None:
+                continue
+            # (accumulation spelled out here and below: this loop is the backward pass's hot path)
+            shape = t._value.shape
+            if ig._value.shape != shape:
+                ig = unbroadcast(ig, shape)
+            prev = get(t._id)
+            grads[t._id] = ig if prev is None else _add(prev, ig)
             continue
-        n = len(inputs)
-        if n == 1:
-            # A recorded single-input op on the path has a tracked input: it always needs a gradient.
-            in_grads = vjp(g, outputs, inputs[0], **attrs) if attrs else vjp(g, outputs, inputs[0])
-            if in_grads is not None:
-                _accumulate(grads, inputs[0], in_grads, add)
-            continue
-        if n == 2:
+        if len(inputs) == 2:  # (a list comprehension is a function call of its own in Python 3.11)
             needs = (inputs[0]._id in reach, inputs[1]._id in reach)
         else:
             needs = tuple([t._id in reach for t in inputs])
@@ -197,14 +212,8 @@ def _walk(path, grads, reach, source_ids, add):
             in_grads = vjp(g, outputs, *inputs)
         for t, need, ig in zip(inputs, needs, in_grads):
             if need and ig is not None:
-                _accumulate(grads, t, ig, add)
-
-
-def _accumulate(grads, t, ig, add):
-    """Add ``ig`` (summed down to ``t``'s shape first) into ``t``'s gradient."""
-    shape = t._value.shape
-    if ig._value.shape != shape:
-        ig = unbroadcast(ig, shape)
-    tid = t._id
-    prev = grads.get(tid)
-    grads[tid] = ig if prev is None else add(prev, ig)
+                shape = t._value.shape
+                if ig._value.shape != shape:
+                    ig = unbroadcast(ig, shape)
+                prev = get(t._id)
+                grads[t._id] = ig if prev is None else _add(prev, ig)

@@ -95,6 +95,10 @@ def _forward_error(op, exc, values, attrs):
     return errors.op_error(op.name, f"{exc} (input shapes: {shapes}; dtypes: {kinds})")
 
 
+_FORWARD_ERRORS = (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, MemoryError,
+                   OverflowError, KeyError)
+
+
 def execute(op, inputs, attrs=EMPTY):
     """Run ``op`` on ``inputs`` (a tuple of tensors) with ``attrs``; return its tensor output(s).
 
@@ -102,31 +106,41 @@ def execute(op, inputs, attrs=EMPTY):
     records nothing, so the tapes stay usable.
     """
     n = len(inputs)
-    if n:
-        dt = inputs[0]._value.dtype
-        if n > 1 and op.same_dtype:
-            for t in inputs:
-                other = t._value.dtype
-                # Builtin NumPy dtypes are singletons: identity is the cheap common case.
-                if other is not dt and other.num != dt.num:
-                    raise _dtype_error(op, inputs)
+    if n == 2 and not attrs:
+        # The hot case (binary elementwise ops), spelled out: every attribute read counts here.
+        xv = inputs[0]._value
+        yv = inputs[1]._value
+        dt = xv.dtype
+        # Builtin NumPy dtypes are singletons: identity is the cheap common case.
+        if yv.dtype is not dt and op.same_dtype and yv.dtype.num != dt.num:
+            raise _dtype_error(op, inputs)
         allowed = op.allowed_nums
         if allowed is not None and dt.num not in allowed:
             raise _allowed_error(op, inputs)
-    token = quiet() if op.quiet else None
-    try:
-        if n == 2 and not attrs:
-            out = op.forward(inputs[0]._value, inputs[1]._value)
-        elif n == 1:
-            out = op.forward(inputs[0]._value, **attrs)
-        else:
-            out = op.forward(*[t._value for t in inputs], **attrs)
-    except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, MemoryError,
-            OverflowError, KeyError) as exc:
-        raise _forward_error(op, exc, [t._value for t in inputs], attrs) from None
-    finally:
-        if token is not None:
-            loud(token)
+        token = quiet() if op.quiet else None
+        try:
+            out = op.forward(xv, yv)
+        except _FORWARD_ERRORS as exc:
+            raise _forward_error(op, exc, [xv, yv], attrs) from None
+        finally:
+            if token is not None:
+                loud(token)
+    elif n == 1:
+        # The other hot case: unary ops and reductions (attributes are passed by keyword).
+        xv = inputs[0]._value
+        allowed = op.allowed_nums
+        if allowed is not None and xv.dtype.num not in allowed:
+            raise _allowed_error(op, inputs)
+        token = quiet() if op.quiet else None
+        try:
+            out = op.forward(xv, **attrs) if attrs else op.forward(xv)
+        except _FORWARD_ERRORS as exc:
+            raise _forward_error(op, exc, [xv], attrs) from None
+        finally:
+            if token is not None:
+                loud(token)
+    else:
+        out = _forward(op, inputs, attrs)
     if not op.multi_output:
         result = _new(EagerTensor)
         result._value = out
@@ -137,6 +151,28 @@ def execute(op, inputs, attrs=EMPTY):
     if tapes:
         _record(op, inputs, result, attrs, tapes)
     return result
+
+
+def _forward(op, inputs, attrs):
+    """Check and run ``op``'s forward for any arity and attributes."""
+    if inputs:
+        dt = inputs[0]._value.dtype
+        if len(inputs) > 1 and op.same_dtype:
+            for t in inputs:
+                other = t._value.dtype
+                if other is not dt and other.num != dt.num:
+                    raise _dtype_error(op, inputs)
+        allowed = op.allowed_nums
+        if allowed is not None and dt.num not in allowed:
+            raise _allowed_error(op, inputs)
+    token = quiet() if op.quiet else None
+    try:
+        return op.forward(*[t._value for t in inputs], **attrs)
+    except _FORWARD_ERRORS as exc:
+        raise _forward_error(op, exc, [t._value for t in inputs], attrs) from None
+    finally:
+        if token is not None:
+            loud(token)
 
 
 def _record(op, inputs, outputs, attrs, tapes):

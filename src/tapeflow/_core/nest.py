@@ -26,12 +26,19 @@ def _sorted_keys(d):
         return list(d)
 
 
+def _is_flat(seq):
+    for x in seq:
+        if isinstance(x, (list, tuple, dict)):
+            return False
+    return True
+
+
 def flatten(structure, expand_composites=False):
     """The leaves of ``structure`` in order, as a list (a leaf alone gives ``[leaf]``)."""
     if not is_nested(structure):
         return [structure]
     t = type(structure)
-    if (t is list or t is tuple) and not any(isinstance(x, (list, tuple, dict)) for x in structure):
+    if (t is list or t is tuple) and _is_flat(structure):
         return list(structure)  # the common flat case, without the walk
     out = []
     stack = [iter(_children(structure))]
@@ -66,8 +73,7 @@ def _rebuild(structure, leaves, pos):
 def pack_sequence_as(structure, flat_sequence):
     """Rebuild ``structure`` with the leaves taken in order from ``flat_sequence``."""
     t = type(structure)
-    if (t is list or t is tuple) and len(structure) == len(flat_sequence) and not any(
-            isinstance(x, (list, tuple, dict)) for x in structure):
+    if (t is list or t is tuple) and len(structure) == len(flat_sequence) and _is_flat(structure):
         return t(flat_sequence)
     flat_sequence = list(flat_sequence)
     if not is_nested(structure):

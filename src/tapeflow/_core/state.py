@@ -36,12 +36,18 @@ try:
     _IGNORE = _make_extobj(all="ignore")
 
     def quiet():
-        """Silence NumPy's floating-point warnings (TF returns NaN and inf silently); returns a token."""
+        """Silence NumPy's floating-point warnings (TF returns NaN and inf silently); returns a token.
+
+        ``None`` when they are already silenced (an op inside the backward pass), which costs one read.
+        """
+        if _extobj_contextvar.get() is _IGNORE:
+            return None
         return _extobj_contextvar.set(_IGNORE)
 
     def loud(token):
         """Undo :func:`quiet`."""
-        _extobj_contextvar.reset(token)
+        if token is not None:
+            _extobj_contextvar.reset(token)
 
 except ImportError:  # pragma: no cover - other NumPy versions: the public, slower context manager
     import numpy as _np

@@ -98,10 +98,13 @@ class GradientTape:
         if not self._recording:
             raise ValueError("Tape is not recording.")
         tapes = STATE.tapes
-        for i in range(len(tapes) - 1, -1, -1):
-            if tapes[i] is self._tape:
-                del tapes[i]
-                break
+        if tapes and tapes[-1] is self._tape:
+            tapes.pop()  # the usual case: the innermost tape leaves first
+        else:
+            for i in range(len(tapes) - 1, -1, -1):
+                if tapes[i] is self._tape:
+                    del tapes[i]
+                    break
         self._recording = False
 
     def stop_recording(self):
@@ -204,6 +207,8 @@ def _flat_differentiable(structure, probe):
 
     TF reads ``.dtype`` of targets and ``._id`` of sources first, so the attribute named differs.
     """
+    if isinstance(structure, Tensor) or getattr(structure, "_tapeflow_variable", False):
+        return [structure]
     flat = nest.flatten(structure)
     for x in flat:
         if isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False):

@@ -179,12 +179,23 @@ class EagerTensor(Tensor):
     def __setitem__(self, key, value):
         raise TypeError(f"'{_TF_NAME}' object does not support item assignment")
 
-    def __getattr__(self, name):
-        # Only reached when normal lookup fails: word the error as TF does (graph-only attributes, and TF's class
-        # path for the rest).
-        if name in ("name", "op", "graph"):
-            raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
-        raise AttributeError(f"'{_TF_NAME}' object has no attribute '{name}'")
+    # No ``__getattr__`` here: defining one would stop CPython from specialising every ``t._value`` read.
+    # Attributes TF users reach for on tensors get TF's wording through properties that raise instead.
+    name = property(lambda self: _undefined("name"))
+    op = property(lambda self: _undefined("op"))
+    graph = property(lambda self: _undefined("graph"))
+    assign = property(lambda self: _missing("assign"))
+    assign_add = property(lambda self: _missing("assign_add"))
+    assign_sub = property(lambda self: _missing("assign_sub"))
+    _unique_id = property(lambda self: _missing("_unique_id"))
+
+
+def _undefined(name):
+    raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+
+
+def _missing(name):
+    raise AttributeError(f"'{_TF_NAME}' object has no attribute '{name}'")
 
 
 _TF_NAME = "tensorflow.python.framework.ops.EagerTensor"

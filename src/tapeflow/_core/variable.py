@@ -240,7 +240,14 @@ class Variable:
                              f"{self._shape}, and the assigned value shape {TensorShape(np.shape(new))} are "
                              "incompatible.")
         self._value = new
-        return _UnreadVariable(self) if read_value else None
+        return self._unread() if read_value else None
+
+    def _unread(self):
+        """The ``_UnreadVariable`` that assignments return; it holds no state of its own, so one is reused."""
+        unread = self.__dict__.get("_unread_view")
+        if unread is None:
+            unread = self._unread_view = _UnreadVariable(self)
+        return unread
 
     def _update(self, delta, op_name, sign):
         d = self._convert(delta)
@@ -253,12 +260,12 @@ class Variable:
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` (same shape) to the value; returns the variable, or ``None`` with ``read_value=False``."""
         self._update(delta, "AssignAddVariableOp", 1)
-        return _UnreadVariable(self) if read_value else None
+        return self._unread() if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` (same shape); returns the variable, or ``None`` with ``read_value=False``."""
         self._update(delta, "AssignSubVariableOp", -1)
-        return _UnreadVariable(self) if read_value else None
+        return self._unread() if read_value else None
 
     def __getitem__(self, key):
         return _VariableSlice.of(self, key)

@@ -11,9 +11,12 @@ import numpy as np
 
 from .._core import dtypes
 from .._core.convert import to_dtype
+from .._core.state import next_id
 from .._core.tensor import EagerTensor, Tensor, _contains_tensor, convert_to_tensor, wrap
 
 __all__ = ["to_tensor", "matching", "operand_like"]
+
+_new = object.__new__
 
 
 def to_tensor(x, dtype=None) -> Tensor:
@@ -35,7 +38,10 @@ def operand_like(value, like: Tensor, strict=False) -> Tensor:
     if t is float or t is int:
         kind = np_dtype.kind
         if kind == "f" or kind == "c":
-            return wrap(np_dtype.type(value))
+            out = _new(EagerTensor)  # the hot case (``x * 0.5``): built inline
+            out._value = np_dtype.type(value)
+            out._id = next_id()
+            return out
     if isinstance(value, Tensor):
         return value
     if getattr(value, "_tapeflow_variable", False):

@@ -365,7 +365,7 @@ def _broadcast_error(exc, values, attrs):
 def BROADCAST_TO(x, shape):
     # Assigning into a fresh array broadcasts in C; np.broadcast_to would cost several microseconds more.
     src = x.shape
-    if len(src) > len(shape) or any(a != 1 and a != b for a, b in zip(src[::-1], shape[::-1])):
+    if src and (len(src) > len(shape) or any(a != 1 and a != b for a, b in zip(src[::-1], shape[::-1]))):
         raise ValueError("not broadcastable")
     out = np.empty(shape, x.dtype)
     out[...] = x

@@ -61,6 +61,8 @@ def _cj(t):
 # ------------------------------------------------------------------------------------------ binary arithmetic
 
 
+# Arithmetic forwards use Python operators, not ``np.add`` & co.: on NumPy scalars (every rank-0 value here)
+# the operators take NumPy's scalar fast path, about eight times quicker than a ufunc call.
 @_binary_op("AddV2")
 def ADD(x, y):
     return x + y
@@ -130,7 +132,7 @@ def _floormod_grad(g, z, x, y, needs):
 def POW(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise ValueError("Integers to negative integer powers are not allowed")
-    return np.power(x, y)
+    return x ** y
 
 
 @POW.defvjp
@@ -152,9 +154,7 @@ def _pow_grad(g, z, x, y, needs):
     return gx, gy
 
 
-@_binary_op("Maximum", dtypes=REAL)
-def MAXIMUM(x, y):
-    return np.maximum(x, y)
+MAXIMUM = _binary_op("Maximum", dtypes=REAL)(np.maximum)
 
 
 @MAXIMUM.defvjp
@@ -162,9 +162,7 @@ def _maximum_grad(g, z, x, y, needs):
     return _select_grad(g, greater_equal(x, y), needs)
 
 
-@_binary_op("Minimum", dtypes=REAL)
-def MINIMUM(x, y):
-    return np.minimum(x, y)
+MINIMUM = _binary_op("Minimum", dtypes=REAL)(np.minimum)
 
 
 @MINIMUM.defvjp
@@ -218,7 +216,7 @@ INVERT = defop("Invert", dtypes=BITWISE_AND.allowed)(lambda x: np.invert(x))
 
 @defop("Neg", dtypes=NUMERIC)
 def NEG(x):
-    return np.negative(x)
+    return -x
 
 
 @NEG.defvjp
@@ -251,7 +249,7 @@ def _complex_abs_grad(g, y, x):
 
 @defop("Square", dtypes=NUMERIC)
 def SQUARE(x):
-    return np.square(x)
+    return x * x
 
 
 @SQUARE.defvjp
@@ -259,9 +257,7 @@ def _square_grad(g, y, x):
     return g * (conj(x) * _scalar(2, x))
 
 
-@defop("Sqrt", quiet=True, dtypes=FLOAT_COMPLEX)
-def SQRT(x):
-    return np.sqrt(x)
+SQRT = defop("Sqrt", quiet=True, dtypes=FLOAT_COMPLEX)(np.sqrt)
 
 
 @SQRT.defvjp
@@ -292,9 +288,7 @@ def _rsqrt_grad(g, y, x):
     return g * conj(_scalar(-0.5, y) * y * y * y)
 
 
-@defop("Exp", quiet=True, dtypes=FLOAT_COMPLEX)
-def EXP(x):
-    return np.exp(x)
+EXP = defop("Exp", quiet=True, dtypes=FLOAT_COMPLEX)(np.exp)
 
 
 @EXP.defvjp
@@ -302,9 +296,7 @@ def _exp_grad(g, y, x):
     return execute(MUL, (g, _cj(y)))
 
 
-@defop("Log", quiet=True, dtypes=FLOAT_COMPLEX)
-def LOG(x):
-    return np.log(x)
+LOG = defop("Log", quiet=True, dtypes=FLOAT_COMPLEX)(np.log)
 
 
 @LOG.defvjp
@@ -370,9 +362,7 @@ def _sigmoid_grad_grad(gg, dx, y, g, needs):
     return gy, gg_
 
 
-@defop("Tanh", dtypes=FLOAT_COMPLEX)
-def TANH(x):
-    return np.tanh(x)
+TANH = defop("Tanh", dtypes=FLOAT_COMPLEX)(np.tanh)
 
 
 @TANH.defvjp

@@ -11,9 +11,10 @@ from .._core import dtypes, errors
 from .._core.convert import cannot_convert
 from .._core.dispatch import execute
 from .._core.registry import NUMERIC, REAL, defop
+from .._core.tensor import wrap
 from ._convert import to_tensor
 from .array_ops import BROADCAST_TO, RESHAPE, cast
-from .math_ops import REALDIV, _scalar
+from .math_ops import REALDIV
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin"]
 
@@ -68,7 +69,7 @@ def _expand_grad(g, x, axis, keepdims):
 
 @defop("Sum", dtypes=NUMERIC)
 def SUM(x, axis, keepdims):
-    return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    return np.add.reduce(x, axis, x.dtype, None, keepdims)  # positional: keyword parsing costs here
 
 
 @SUM.defvjp
@@ -83,21 +84,24 @@ def _count(x, axis):
     return int(np.prod([shape[a] for a in axis]))
 
 
-@defop("Mean", dtypes=NUMERIC, quiet=True)
+@defop("Mean", dtypes=NUMERIC)
 def MEAN(x, axis, keepdims):
-    s = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    s = np.add.reduce(x, axis, x.dtype, None, keepdims)
     n = _count(x, axis)
     if x.dtype.kind in "iu":
         # Integer mean truncates toward zero, as C++ integer division does.
         q = np.abs(s) // max(n, 1)
         return (np.sign(s) * q).astype(x.dtype)[()]
-    return (s / x.dtype.type(n)).astype(x.dtype, copy=False)[()] if n else s * x.dtype.type(np.nan)
+    if n == 0:
+        return s * x.dtype.type(np.nan)  # TF: the mean of nothing is NaN (0 / 0 without NumPy's warning)
+    return s / x.dtype.type(n)  # a same-dtype division keeps the dtype
 
 
 @MEAN.defvjp
 def _mean_grad(g, y, x, axis, keepdims):
     # Divide first: on the (usually smaller) reduced gradient, then expand.
-    return _expand_grad(execute(REALDIV, (g, _scalar(_count(x._value, axis), g))), x, axis, keepdims)
+    n = wrap(g._value.dtype.type(_count(x._value, axis)))
+    return _expand_grad(execute(REALDIV, (g, n)), x, axis, keepdims)
 
 
 # ------------------------------------------------------------------------------------------ max, min
@@ -154,13 +158,13 @@ ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin))
 # ------------------------------------------------------------------------------------------ public functions
 
 
-_ALL_AXES = {"axis": None, "keepdims": False}
+ALL_AXES = {"axis": None, "keepdims": False}  # shared attrs of a full reduction (never mutated)
 
 
 def _reduce(op, input_tensor, axis, keepdims):
     x = to_tensor(input_tensor)
     if axis is None and not keepdims:
-        return execute(op, (x,), _ALL_AXES)  # the common full reduction, with a shared attrs dict
+        return execute(op, (x,), ALL_AXES)  # the common full reduction, with a shared attrs dict
     return execute(op, (x,), {"axis": _normalize_axis(op.name, axis, x._value.ndim), "keepdims": bool(keepdims)})
 
 
