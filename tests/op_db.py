@@ -524,6 +524,28 @@ op("Mean", lambda x, axis=None, keepdims=False: tf.reduce_mean(x, axis, keepdims
    lambda x, axis=None, keepdims=False: np.mean(x, axis=_axis(axis), keepdims=keepdims),
    _reduction_samples("Mean"), True,
    complex_samples=[complex_sample("Mean", "complex_all", [(uniform(), uniform(), (2, 3))])])
+def _mean_grad_ref(u, shape, axis=None, keepdims=False):
+    axes = tuple(range(len(shape))) if axis is None else tuple(a % len(shape) for a in np.atleast_1d(axis))
+    kept = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    n = int(np.prod([shape[a] for a in axes]))
+    return np.broadcast_to(np.reshape(u, kept), shape) / n
+
+
+def _reduced_shape(shape, axis, keepdims):
+    axes = tuple(range(len(shape))) if axis is None else tuple(a % len(shape) for a in np.atleast_1d(axis))
+    return tuple(1 if i in axes else d for i, d in enumerate(shape) if keepdims or i not in axes)
+
+
+_MEAN_GRAD_CASES = (("all", (2, 3), None, False), ("axis0", (2, 3), 0, False),
+                    ("axis_neg1_keepdims", (2, 3), -1, True), ("axes02_3d", (2, 3, 2), [0, 2], False))
+op("MeanGrad", lambda u, shape, axis=None, keepdims=False: vjp(lambda t: tf.reduce_mean(t, axis, keepdims),
+                                                                tf.zeros(shape, u.dtype), u),
+   _mean_grad_ref,
+   [_gen("MeanGrad", n, (uniform(),), (_reduced_shape(shape, axis, keepdims),),
+         kwargs={"shape": shape, "axis": axis, "keepdims": keepdims}) for n, shape, axis, keepdims in _MEAN_GRAD_CASES],
+   True, covered_by="Mean", covered_rule=False,
+   note="Mean's gradient op (u spread over the reduced axes, divided by their size); Mean is linear, so only this "
+        "entry's own tests (u watched) run its rule")
 op("Max", lambda x, axis=None, keepdims=False: tf.reduce_max(x, axis, keepdims),
    lambda x, axis=None, keepdims=False: np.max(x, axis=_axis(axis), keepdims=keepdims),
    _reduction_samples("Max", uniform(-4, 4), _distinct), True, note="no ties: the maximum is a kink there")

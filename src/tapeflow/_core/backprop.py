@@ -205,7 +205,8 @@ def _walk(path, grads, reach, source_ids):
         else:
             needs = tuple([t._id in reach for t in inputs])
         if op.vjp_needs:
-            in_grads = vjp(g, outputs, *inputs, needs=needs, **attrs)
+            in_grads = vjp(g, outputs, *inputs, needs=needs, **attrs) if attrs else vjp(g, outputs, *inputs,
+                                                                                        needs=needs)
         elif attrs:
             in_grads = vjp(g, outputs, *inputs, **attrs)
         else:

@@ -61,6 +61,7 @@ except ImportError:  # pragma: no cover - other NumPy versions: the public, slow
         token.__exit__(None, None, None)
 
 
+_getframe = sys._getframe
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
@@ -72,7 +73,7 @@ def user_frame(depth=4):
     """
     # ``depth`` is where the walk starts. Every public path has at least one tapeflow frame between the caller
     # and ``execute``, so recording starts at 4 (user_frame <- _record <- execute <- API function <- caller).
-    f = sys._getframe(depth)
+    f = _getframe(depth)
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE_DIR):
         f = f.f_back
     if f is None:

@@ -404,11 +404,15 @@ class ResourceVariable(Variable):
 
 def _install_operators():
     """Variables use the tensor operators on a fresh read of their value (each read is recorded)."""
+    from ..ops.operators import BINARY, binary_on_read
+
     names = [n for n in vars(Tensor) if n.startswith("__") and n.endswith("__") and n not in _NOT_OPERATORS]
     for n in names:
         fn = getattr(Tensor, n)
-        if fn.__code__.co_argcount == 2:
-            def op(self, other, _fn=fn):  # binary: the common case, without *args packing
+        if n in BINARY:
+            op = binary_on_read(BINARY[n])  # the common binary operators, straight to dispatch
+        elif fn.__code__.co_argcount == 2:
+            def op(self, other, _fn=fn):  # binary: without *args packing
                 return _fn(self._read(), other)
         else:
             def op(self, *args, _fn=fn):

@@ -25,6 +25,18 @@ def _binary(op):
     return forward, reflected
 
 
+def binary_on_read(op):
+    """A variable's version of a binary operator: read the variable, convert the other side, dispatch."""
+
+    def forward(self, other):
+        x = self._read()
+        if type(other) is not EagerTensor:
+            other = operand_like(other, x)
+        return execute(op, (x, other))
+
+    return forward
+
+
 def _via(fn):
     def forward(self, other):
         if type(other) is not EagerTensor:
@@ -86,11 +98,11 @@ def _rmatmul(self, other):
     return linalg_ops.matmul(other, self)
 
 
+# The plain binary operators, by dunder name, with their op (the reflected versions are derived).
+BINARY = {"__add__": math_ops.ADD, "__sub__": math_ops.SUB, "__mul__": math_ops.MUL, "__pow__": math_ops.POW}
+
 OPERATORS = {
-    "__add__": _binary(math_ops.ADD),
-    "__sub__": _binary(math_ops.SUB),
-    "__mul__": _binary(math_ops.MUL),
-    "__pow__": _binary(math_ops.POW),
+    **{name: _binary(op) for name, op in BINARY.items()},
     "__truediv__": _via(math_ops.truediv),
     "__floordiv__": _via(math_ops.floordiv),
     "__mod__": _via(math_ops.floormod),

@@ -11,10 +11,9 @@ from .._core import dtypes, errors
 from .._core.convert import cannot_convert
 from .._core.dispatch import execute
 from .._core.registry import NUMERIC, REAL, defop
-from .._core.tensor import wrap
+from .._core.tensor import EagerTensor
 from ._convert import to_tensor
 from .array_ops import BROADCAST_TO, RESHAPE, cast
-from .math_ops import REALDIV
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin"]
 
@@ -99,9 +98,30 @@ def MEAN(x, axis, keepdims):
 
 @MEAN.defvjp
 def _mean_grad(g, y, x, axis, keepdims):
-    # Divide first: on the (usually smaller) reduced gradient, then expand.
-    n = wrap(g._value.dtype.type(_count(x._value, axis)))
-    return _expand_grad(execute(REALDIV, (g, n)), x, axis, keepdims)
+    return execute(MEAN_GRAD, (g,), {"shape": x._value.shape, "axis": axis, "keepdims": keepdims})
+
+
+@defop("MeanGrad", dtypes=NUMERIC)
+def MEAN_GRAD(g, shape, axis, keepdims):
+    """``g / n`` spread over the reduced axes: TF's ``broadcast_to(g) / n`` as one step (equal values)."""
+    if not keepdims and axis is not None and np.ndim(g):
+        g = np.reshape(g, _kept_shape(shape, axis))
+    n = 1
+    for i, d in enumerate(shape):
+        if axis is None or i in axis:
+            n *= d
+    q = g / g.dtype.type(n) if n else g * g.dtype.type(np.nan)
+    if not shape:
+        return q
+    out = np.empty(shape, g.dtype)
+    out[...] = q
+    return out
+
+
+@MEAN_GRAD.defvjp
+def _mean_grad_grad(gg, dx, g, shape, axis, keepdims):
+    # Spreading then dividing is the adjoint of the mean over the same axes.
+    return execute(MEAN, (gg,), {"axis": axis, "keepdims": keepdims})
 
 
 # ------------------------------------------------------------------------------------------ max, min
@@ -161,31 +181,27 @@ ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin))
 ALL_AXES = {"axis": None, "keepdims": False}  # shared attrs of a full reduction (never mutated)
 
 
-def _reduce(op, input_tensor, axis, keepdims):
-    x = to_tensor(input_tensor)
-    if axis is None and not keepdims:
-        return execute(op, (x,), ALL_AXES)  # the common full reduction, with a shared attrs dict
-    return execute(op, (x,), {"axis": _normalize_axis(op.name, axis, x._value.ndim), "keepdims": bool(keepdims)})
+def _reduction_api(op, doc):
+    """The public function of a reduction: one Python layer above ``execute`` (reductions are hot)."""
+
+    def api(input_tensor, axis=None, keepdims=False, name=None):
+        x = input_tensor if type(input_tensor) is EagerTensor else to_tensor(input_tensor)
+        if axis is None and not keepdims:
+            return execute(op, (x,), ALL_AXES)  # the common full reduction, with a shared attrs dict
+        return execute(op, (x,), {"axis": _normalize_axis(op.name, axis, x._value.ndim),
+                                  "keepdims": bool(keepdims)})
+
+    api.__doc__ = doc
+    return api
 
 
-def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
-    """Sum of elements across ``axis`` (all axes by default) (``tf.math.reduce_sum``)."""
-    return _reduce(SUM, input_tensor, axis, keepdims)
-
-
-def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
-    """Mean of elements across ``axis``; integer means truncate (``tf.math.reduce_mean``)."""
-    return _reduce(MEAN, input_tensor, axis, keepdims)
-
-
-def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
-    """Maximum across ``axis``; tied elements share the gradient equally (``tf.math.reduce_max``)."""
-    return _reduce(MAX, input_tensor, axis, keepdims)
-
-
-def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
-    """Minimum across ``axis``; tied elements share the gradient equally (``tf.math.reduce_min``)."""
-    return _reduce(MIN, input_tensor, axis, keepdims)
+reduce_sum = _reduction_api(SUM, "Sum of elements across ``axis`` (all axes by default) (``tf.math.reduce_sum``).")
+reduce_mean = _reduction_api(MEAN, "Mean of elements across ``axis``; integer means truncate "
+                                   "(``tf.math.reduce_mean``).")
+reduce_max = _reduction_api(MAX, "Maximum across ``axis``; tied elements share the gradient equally "
+                                 "(``tf.math.reduce_max``).")
+reduce_min = _reduction_api(MIN, "Minimum across ``axis``; tied elements share the gradient equally "
+                                 "(``tf.math.reduce_min``).")
 
 
 def _arg(op, input, axis, output_type):
