@@ -200,17 +200,21 @@ def _walk(path, grads, reach, source_ids):
             prev = get(t._id)
             grads[t._id] = ig if prev is None else _add(prev, ig)
             continue
-        if len(inputs) == 2:  # (a list comprehension is a function call of its own in Python 3.11)
-            needs = (inputs[0]._id in reach, inputs[1]._id in reach)
+        if len(inputs) == 2:
+            # Spelled out: a list comprehension is a function call of its own in Python 3.11, and plain
+            # positional calls avoid building argument tuples and dicts.
+            x, y = inputs
+            needs = (x._id in reach, y._id in reach)
+            if attrs:
+                in_grads = vjp(g, outputs, x, y, needs, **attrs) if op.vjp_needs else vjp(g, outputs, x, y, **attrs)
+            else:
+                in_grads = vjp(g, outputs, x, y, needs) if op.vjp_needs else vjp(g, outputs, x, y)
         else:
             needs = tuple([t._id in reach for t in inputs])
-        if op.vjp_needs:
-            in_grads = vjp(g, outputs, *inputs, needs=needs, **attrs) if attrs else vjp(g, outputs, *inputs,
-                                                                                        needs=needs)
-        elif attrs:
-            in_grads = vjp(g, outputs, *inputs, **attrs)
-        else:
-            in_grads = vjp(g, outputs, *inputs)
+            if op.vjp_needs:
+                in_grads = vjp(g, outputs, *inputs, needs, **attrs)
+            else:
+                in_grads = vjp(g, outputs, *inputs, **attrs)
         for t, need, ig in zip(inputs, needs, in_grads):
             if need and ig is not None:
                 shape = t._value.shape

@@ -8,8 +8,9 @@ Two typing rules hold for every op (and are what makes higher derivatives free):
   its inputs) and returns one gradient per input, written with tapeflow's own ops. Because they are ordinary
   ops, an outer ``GradientTape`` records them, and nested tapes give second and higher derivatives.
 
-A rule may return ``None`` for an input: the symbolic zero. It may also accept a ``needs`` keyword, a tuple of
-bools saying which inputs want a gradient, to skip work (matmul computes only the side that is asked for).
+A rule may return ``None`` for an input: the symbolic zero. It may also take a ``needs`` parameter right after the
+inputs, a tuple of bools saying which inputs want a gradient, to skip work (matmul computes only the side that is
+asked for).
 Gradients are summed back to each input's shape by the backward pass (``backprop.py``), so rules for
 broadcasting ops return the gradient at the broadcast shape and never unbroadcast themselves.
 

@@ -209,6 +209,12 @@ def _flat_differentiable(structure, probe):
     """
     if isinstance(structure, Tensor) or getattr(structure, "_tapeflow_variable", False):
         return [structure]
+    if type(structure) is list or type(structure) is tuple:
+        for x in structure:  # the usual flat list of tensors and variables: no copy, no walk
+            if not isinstance(x, Tensor) and not getattr(x, "_tapeflow_variable", False):
+                break
+        else:
+            return structure
     flat = nest.flatten(structure)
     for x in flat:
         if isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False):
