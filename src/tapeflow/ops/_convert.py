@@ -11,7 +11,7 @@ import numpy as np
 
 from .._core import dtypes
 from .._core.convert import to_dtype
-from .._core.state import next_id
+from .._core.state import loud, next_id, quiet
 from .._core.tensor import EagerTensor, Tensor, _contains_tensor, convert_to_tensor, wrap
 
 __all__ = ["to_tensor", "matching", "operand_like"]
@@ -39,7 +39,7 @@ def operand_like(value, like: Tensor, strict=False) -> Tensor:
         kind = np_dtype.kind
         if kind == "f" or kind == "c":
             out = _new(EagerTensor)  # the hot case (``x * 0.5``): built inline
-            out._value = np_dtype.type(value)
+            out._value = _scalar(value, np_dtype)
             out._id = next_id()
             return out
     if isinstance(value, Tensor):
@@ -52,6 +52,25 @@ def operand_like(value, like: Tensor, strict=False) -> Tensor:
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         return convert_to_tensor(value, dtype)
     return wrap(to_dtype(value, dtype, infer_foreign=not strict))
+
+
+_SCALARS = {}
+
+
+def _scalar(value, np_dtype):
+    """``np_dtype.type(value)``, remembered: a loop's constants (``0.01 * g``) recur every step, and NumPy
+    scalars are immutable. Zeros (whose sign the key would lose) and NaNs are never remembered."""
+    key = (value, np_dtype.num)
+    found = _SCALARS.get(key)
+    if found is None:
+        token = quiet()  # 1e40 as float32 is inf, silently, as in TF
+        try:
+            found = np_dtype.type(value)
+        finally:
+            loud(token)
+        if value and value == value and len(_SCALARS) < 1024:
+            _SCALARS[key] = found
+    return found
 
 
 def matching(*values):
