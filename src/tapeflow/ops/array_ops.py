@@ -565,8 +565,3 @@ def getitem(tensor, key):
     index = strided_slice_index(key)
     _check_index(tensor._value.shape, index)
     return execute(STRIDED_SLICE, (tensor,), {"index": index})
-
-
-def to_numpy(value, dtype=None):
-    """Alias kept for op modules: a Python or NumPy value as NumPy with TF's inference."""
-    return to_numpy_value(value, dtype)

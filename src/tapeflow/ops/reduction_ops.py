@@ -76,17 +76,19 @@ def _sum_grad(g, y, x, axis, keepdims):
     return _expand_grad(g, x, axis, keepdims)
 
 
-def _count(x, axis):
-    if axis is None:
-        return x.size
-    shape = np.shape(x)
-    return int(np.prod([shape[a] for a in axis]))
+def _count(shape, axis):
+    """How many elements a reduction over ``axis`` of ``shape`` combines into each result."""
+    n = 1
+    for i, d in enumerate(shape):
+        if axis is None or i in axis:
+            n *= d
+    return n
 
 
 @defop("Mean", dtypes=NUMERIC)
 def MEAN(x, axis, keepdims):
     s = np.add.reduce(x, axis, x.dtype, None, keepdims)
-    n = _count(x, axis)
+    n = x.size if axis is None else _count(x.shape, axis)
     if x.dtype.kind in "iu":
         # Integer mean truncates toward zero, as C++ integer division does.
         q = np.abs(s) // max(n, 1)
@@ -106,10 +108,7 @@ def MEAN_GRAD(g, shape, axis, keepdims):
     """``g / n`` spread over the reduced axes: TF's ``broadcast_to(g) / n`` as one step (equal values)."""
     if not keepdims and axis is not None and np.ndim(g):
         g = np.reshape(g, _kept_shape(shape, axis))
-    n = 1
-    for i, d in enumerate(shape):
-        if axis is None or i in axis:
-            n *= d
+    n = _count(shape, axis)
     q = g / g.dtype.type(n) if n else g * g.dtype.type(np.nan)
     if not shape:
         return q
