@@ -1,7 +1,9 @@
 """The one backward pass: a reversed scan over a tape's records.
 
-1. Prune: a forward scan keeps only records downstream of a source (``reach`` holds the ids on such paths).
-2. Seed each floating target with its output gradient (ones by default).
+1. Prune: a forward scan keeps only records downstream of a source (``reach`` holds the ids on such paths). When
+   every watched value is a source (the usual training step), everything tracked is downstream of one and the
+   scan is skipped.
+2. Seed each target with its output gradient (ones by default).
 3. Walk the kept records in reverse program order (already a topological order, so no recursion and no sort).
    Each record whose output has a gradient calls its op's rule with a ``needs`` mask; the gradients it returns
    are summed back to the input's shape here, once, for every op (``unbroadcast``), and accumulated per id.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import errors
+from .convert import c_name
 from .dispatch import READ_VARIABLE, execute
 from .dtypes import TRAINABLE_NUMS
 from .state import loud, quiet
@@ -60,9 +63,9 @@ def _sum_axes(gshape, shape):
 
 def unbroadcast(g, shape):
     """Sum ``g`` down to ``shape``: over leading axes and axes where ``shape`` is 1, then reshape."""
+    _, array_ops, reduction_ops = _OPS or _ops()
     if not shape:
         return execute(_SUM, (g,), _ALL_AXES)  # the common case, to a scalar
-    _, array_ops, reduction_ops = _ops()
     axes = _sum_axes(g._value.shape, shape)
     if axes:
         g = execute(reduction_ops.SUM, (g,), {"axis": axes, "keepdims": False})
@@ -82,11 +85,9 @@ def _seed(target, og, array_ops):
         return wrap(np.ones_like(v) if type(v) is np.ndarray else v.dtype.type(1))
     if og._value.dtype != target._value.dtype:
         # TF fails in the first rule's ``grad * y`` (a Mul with the upstream gradient as input #0).
-        want, got = og.dtype.name, target.dtype.name
-        names = {"float32": "float", "float64": "double", "float16": "half"}
         raise errors.InvalidArgumentError(
-            None, None, f"cannot compute Mul as input #1(zero-based) was expected to be a {names.get(want, want)} "
-            f"tensor but is a {names.get(got, got)} tensor [Op:Mul] name: ")
+            None, None, f"cannot compute Mul as input #1(zero-based) was expected to be a {c_name(og.dtype)} "
+            f"tensor but is a {c_name(target.dtype)} tensor [Op:Mul] name: ")
     shape = np.shape(target._value)
     oshape = np.shape(og._value)
     if oshape == shape:

@@ -2,7 +2,7 @@
 
 ``execute`` checks dtypes, runs the op's NumPy forward, wraps the result, and records the op on each active
 tape of this thread that watches one of its inputs. With no tape active the cost above NumPy is a few attribute
-reads and one tensor allocation. A later tracing compiler intercepts ops here too.
+reads and one tensor allocation. This single entry is also where a tracing compiler can intercept every op.
 
 A tape's recording is a :class:`Recording`: an ordered list of records plus the set of tensor ids it tracks
 (watched tensors and variables, and every output of a recorded op). A record is a plain tuple
@@ -13,6 +13,7 @@ one reversed scan, and tuples are the cheapest thing Python can build on the per
 from __future__ import annotations
 
 from . import errors
+from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
 from .registry import defop
 from .state import STATE, loud, next_id, quiet, user_frame
@@ -23,8 +24,6 @@ _new = object.__new__
 __all__ = ["execute", "Recording", "record_variable_read", "EMPTY"]
 
 EMPTY = {}
-
-_DT = {"float16": "half", "float32": "float", "float64": "double"}
 
 
 class Recording:
@@ -65,23 +64,23 @@ def _creation_order(v):
 
 
 def _dtype_error(op, inputs):
-    first = dtype_of(inputs[0]._value.dtype).name
+    first = dtype_of(inputs[0]._value.dtype)
     for i, t in enumerate(inputs):
-        dt = dtype_of(t._value.dtype).name
+        dt = dtype_of(t._value.dtype)
         if dt != first:
             return errors.InvalidArgumentError(
                 None, None, f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
-                f"{_DT.get(first, first)} tensor but is a {_DT.get(dt, dt)} tensor [Op:{op.name}] name: ")
+                f"{c_name(first)} tensor but is a {c_name(dt)} tensor [Op:{op.name}] name: ")
     return None
 
 
 def _allowed_error(op, inputs):
-    dt = dtype_of(inputs[0]._value.dtype).name
+    dt = dtype_of(inputs[0]._value.dtype)
     names, dt_names = op.allowed_text()
     summary = op.tf_signature() or (f"Op<name={op.name}; signature={op.signature}; attr=T:type,"
                                     f"allowed=[{dt_names}]>")
     return errors.InvalidArgumentError(
-        None, None, f"Value for attr 'T' of {_DT.get(dt, dt)} is not in the list of allowed values: {names}\n"
+        None, None, f"Value for attr 'T' of {c_name(dt)} is not in the list of allowed values: {names}\n"
         f"\t; NodeDef: {{{{node {op.name}}}}}; {summary} [Op:{op.name}] name: ")
 
 

@@ -14,11 +14,10 @@ __all__ = ["STATE", "next_id", "user_frame", "line_of", "quiet", "loud"]
 
 
 class _ThreadState(threading.local):
-    """``tapes``: the recordings this thread is writing, innermost last; ``tracer``: an active graph tracer."""
+    """``tapes``: the recordings this thread is writing, innermost last."""
 
     def __init__(self):
         self.tapes = []
-        self.tracer = None
 
 
 STATE = _ThreadState()

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._core import dtypes as _dtypes
 from .._core import errors
+from .._core.convert import c_name
 from .._core.dispatch import execute
 from .._core.logs import get_logger
 from .._core.opdefs import OPDEFS
@@ -122,11 +123,9 @@ def _shape_arg(shape, op_name="Reshape"):
     else:
         arr = np.asarray(convert_to_tensor(shape)._value) if not isinstance(shape, np.ndarray) else shape
     if arr.dtype.kind not in "iu":
-        dt = _dtypes.dtype_of(arr.dtype)
-        names = {"float32": "float", "float64": "double", "float16": "half"}
         raise errors.InvalidArgumentError(
-            None, None, f"Value for attr 'Tshape' of {names.get(dt.name, dt.name)} is not in the list of allowed "
-            f"values: int32, int64\n\t; NodeDef: {{{{node {op_name}}}}}; {OPDEFS[op_name][1]} [Op:{op_name}]")
+            None, None, f"Value for attr 'Tshape' of {c_name(_dtypes.dtype_of(arr.dtype))} is not in the list of "
+            f"allowed values: int32, int64\n\t; NodeDef: {{{{node {op_name}}}}}; {OPDEFS[op_name][1]} [Op:{op_name}]")
     return tuple(int(d) for d in arr.reshape(-1))
 
 
