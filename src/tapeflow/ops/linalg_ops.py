@@ -8,7 +8,8 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import defop
 from ._convert import matching, to_tensor
-from .math_ops import conj, sqrt
+from .math_ops import abs as _abs
+from .math_ops import conj, real, sqrt
 from .reduction_ops import reduce_sum
 
 __all__ = ["matmul", "norm"]
@@ -90,9 +91,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     x = to_tensor(tensor)
     if ord not in ("euclidean", "fro", 2, 2.0) and not (ord == "fro" and axis is not None):
         raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-    from .math_ops import abs as _abs
-    from .math_ops import real
-
     sq = x * conj(x) if x._value.dtype.kind == "c" else x * x
     result = sqrt(reduce_sum(sq, axis, keepdims=bool(keepdims)))
     return _abs(real(result)) if x._value.dtype.kind == "c" else result

@@ -13,6 +13,7 @@ from .._core.dispatch import execute
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, defop
 from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import matching, to_tensor
+from .array_ops import cast, ones_like, where, zeros_like
 
 __all__ = [
     "add", "subtract", "multiply", "truediv", "divide", "floordiv", "floormod", "pow", "maximum", "minimum",
@@ -148,8 +149,8 @@ def _pow_grad(g, z, x, y, needs):
     if needs[1]:
         # d(x**y)/dy = x**y * log(x), taken as 0 where x <= 0 (x == 0 for complex), as TF does.
         mask = not_equal(x, 0) if x._value.dtype.kind == "c" else greater(x, 0)
-        safe_x = where(mask, x, ones_like_t(x))
-        log_x = where(mask, log(safe_x), zeros_like_t(x))
+        safe_x = where(mask, x, ones_like(x))
+        log_x = where(mask, log(safe_x), zeros_like(x))
         gy = g * conj(z * log_x)
     return gx, gy
 
@@ -172,7 +173,7 @@ def _minimum_grad(g, z, x, y, needs):
 
 def _select_grad(g, xmask, needs):
     """Route ``g`` to ``x`` where ``xmask`` holds (ties included) and to ``y`` elsewhere."""
-    zeros = zeros_like_t(g)
+    zeros = zeros_like(g)
     gx = where(xmask, g, zeros) if needs[0] else None
     gy = where(xmask, zeros, g) if needs[1] else None
     return gx, gy
@@ -242,9 +243,9 @@ def COMPLEX_ABS(x):
 @COMPLEX_ABS.defvjp
 def _complex_abs_grad(g, y, x):
     # d|z| = Re(conj(z)/|z| dz): the gradient is g * z / |z|, 0 at z == 0 as TF.
-    safe = where(equal(y, 0), ones_like_t(y), y)
-    scale = where(equal(y, 0), zeros_like_t(y), g / safe)
-    return cast_complex(scale, x) * x
+    safe = where(equal(y, 0), ones_like(y), y)
+    scale = where(equal(y, 0), zeros_like(y), g / safe)
+    return cast(scale, x.dtype) * x
 
 
 @defop("Square", dtypes=NUMERIC)
@@ -325,7 +326,7 @@ def SIGN(x):
 @SIGN.defvjp
 def _sign_grad(g, y, x):
     # TF: the derivative of sign is zero everywhere (not None).
-    return zeros_like_t(x)
+    return zeros_like(x)
 
 
 # Floor and Round are declared non-differentiable: TF returns None through them.
@@ -412,7 +413,7 @@ def REAL_PART(x):
 
 @REAL_PART.defvjp
 def _real_grad(g, y, x):
-    return cast_complex(g, x)
+    return cast(g, x.dtype)
 
 
 @defop("Imag", dtypes=("complex64", "complex128"), same_dtype=False)
@@ -422,7 +423,7 @@ def IMAG_PART(x):
 
 @IMAG_PART.defvjp
 def _imag_grad(g, y, x):
-    return cast_complex(g, x) * _scalar(1j, x)  # d Im(z) -> complex(0, g), as TF
+    return cast(g, x.dtype) * _scalar(1j, x)  # d Im(z) -> complex(0, g), as TF
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -431,31 +432,6 @@ def _imag_grad(g, y, x):
 def _scalar(value, like):
     """A rank-0 constant of ``like``'s dtype (not recorded: it has no inputs)."""
     return wrap(like._value.dtype.type(value))
-
-
-def cast_complex(real, like):
-    """``real`` as a complex tensor of ``like``'s dtype (imaginary part 0), differentiable."""
-    from .array_ops import cast
-
-    return cast(real, like.dtype)
-
-
-def zeros_like_t(x):
-    from .array_ops import zeros_like
-
-    return zeros_like(x)
-
-
-def ones_like_t(x):
-    from .array_ops import ones_like
-
-    return ones_like(x)
-
-
-def where(condition, x, y):
-    from .array_ops import where as _where
-
-    return _where(condition, x, y)
 
 
 # ------------------------------------------------------------------------------------------ public functions
@@ -522,7 +498,7 @@ def real(input, name=None):
 def imag(input, name=None):
     """The imaginary part of a complex tensor; zeros for real tensors (``tf.math.imag``)."""
     x = to_tensor(input)
-    return execute(IMAG_PART, (x,)) if x._value.dtype.kind == "c" else zeros_like_t(x)
+    return execute(IMAG_PART, (x,)) if x._value.dtype.kind == "c" else zeros_like(x)
 
 
 def pow(x, y, name=None):
@@ -565,8 +541,6 @@ def truediv(x, y, name=None):
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     target = _INT_TO_FLOAT.get(x.dtype.name)
     if target is not None:
-        from .array_ops import cast
-
         x, y = cast(x, target), cast(y, target)
     return execute(REALDIV, (x, y))
 

@@ -14,6 +14,7 @@ from .._core.registry import NUMERIC, REAL, defop
 from .._core.tensor import EagerTensor
 from ._convert import to_tensor
 from .array_ops import BROADCAST_TO, RESHAPE, cast
+from .math_ops import equal
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin"]
 
@@ -148,8 +149,6 @@ def MIN(x, axis, keepdims):
 
 def _min_or_max_grad(g, y, x, axis, keepdims):
     """Split the gradient equally between the elements that attain the extreme (TF's tie rule)."""
-    from .math_ops import equal
-
     y = _expand_grad(y, x, axis, keepdims) if not keepdims else y
     indicators = cast(equal(y, x), g.dtype)
     num_selected = reduce_sum(indicators, axis, keepdims=True)
