@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tapeflow
@@ -20,9 +21,18 @@ def _recorded(module):
 
 RECORDED = {m: _recorded(m) for m in CASES}
 
+# Cases whose answer comes from NumPy itself (how it prints a float32 scalar, how it converts a 1-element array),
+# recorded with NumPy 2.4 as TF 2.21's reference environment was; older NumPy (the newest for Python 3.10 is 2.2)
+# answers differently, in TF as in tapeflow.
+NUMPY_2_4 = {("tensor", "print_float_scalars"), ("tensor", "tensor_float_int_index"),
+             ("variable", "variable_scalar_conversions")}
+_OLD_NUMPY = tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 4)
+
 
 @pytest.mark.parametrize("module,name", PARAMS, ids=[f"{m}::{n}" for m, n in PARAMS])
 def test_case_matches_tensorflow(module, name):
+    if _OLD_NUMPY and (module, name) in NUMPY_2_4:
+        pytest.skip(f"recorded with NumPy 2.4; this is NumPy {np.__version__}")
     expected = RECORDED[module].get(name)
     assert expected is not None, f"no recording for {module}::{name}: run tools/record_golden.py {module}"
     actual = harness.run_case(CASES[module][name], tapeflow)
