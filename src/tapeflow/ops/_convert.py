@@ -39,7 +39,7 @@ def operand_like(value, like: Tensor, strict=False) -> Tensor:
         kind = np_dtype.kind
         if kind == "f" or kind == "c":
             out = _new(EagerTensor)  # the hot case (``x * 0.5``): built inline
-            out._value = _scalar(value, np_dtype)
+            out._value = scalar_of(value, np_dtype)
             out._id = next_id()
             return out
     if isinstance(value, Tensor):
@@ -57,7 +57,7 @@ def operand_like(value, like: Tensor, strict=False) -> Tensor:
 _SCALARS = {}
 
 
-def _scalar(value, np_dtype):
+def scalar_of(value, np_dtype):
     """``np_dtype.type(value)``, remembered: a loop's constants (``0.01 * g``) recur every step, and NumPy
     scalars are immutable. Zeros (whose sign the key would lose) and NaNs are never remembered."""
     key = (value, np_dtype.num)

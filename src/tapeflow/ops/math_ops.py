@@ -12,7 +12,7 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, defop
 from .._core.tensor import Tensor, convert_to_tensor, wrap
-from ._convert import matching, to_tensor
+from ._convert import matching, scalar_of, to_tensor
 from .array_ops import cast, ones_like, where, zeros_like
 
 __all__ = [
@@ -431,7 +431,7 @@ def _imag_grad(g, y, x):
 
 def _scalar(value, like):
     """A rank-0 constant of ``like``'s dtype (not recorded: it has no inputs)."""
-    return wrap(like._value.dtype.type(value))
+    return wrap(scalar_of(value, like._value.dtype))
 
 
 # ------------------------------------------------------------------------------------------ public functions
