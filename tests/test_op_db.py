@@ -1,4 +1,4 @@
-"""Registry-driven op tests: every primitive in ``REGISTRY`` has an entry in ``tests/op_db.py`` and is checked for
+"""Registry-driven op tests: every primitive in ``REGISTRY`` has an entry in the op database (``tests/op_db/``) and is checked for
 
 (a) forward value and dtype against NumPy, in float32 and float64;
 (b) first-order gradients of ``reduce_sum(f(x) * w)`` against central differences, for every input;
@@ -207,12 +207,12 @@ def _ops_named(name):
 
 def test_every_registered_op_has_an_entry():
     missing = sorted(_registered_names() - DB.keys())
-    assert not missing, f"registered ops without an entry in tests/op_db.py: {missing}"
+    assert not missing, f"registered ops without an entry in tests/op_db/: {missing}"
 
 
 def test_every_entry_names_a_registered_op():
     stale = sorted(DB.keys() - _registered_names())
-    assert not stale, f"entries in tests/op_db.py for ops that are not registered: {stale}"
+    assert not stale, f"entries in tests/op_db/ for ops that are not registered: {stale}"
 
 
 @pytest.mark.parametrize("entry", OP_DB, ids=lambda e: e.name)

@@ -4,8 +4,8 @@ Swap ``import tensorflow as tf`` for ``import tapeflow as tf``: tensors, variabl
 as in TensorFlow 2.21, with the same values, dtypes, ``None`` gradients and errors.
 """
 
-from . import _core, autodiff, dtypes, keras, linalg, math, nest, nn  # noqa: E402  (namespaces use the names above)
-from ._core import errors
+from . import _core, autodiff, dtypes, keras, linalg, math, nest, nn, random  # noqa: E402  (namespaces use the names above)
+from ._core import errors, exports
 from ._core.dtypes import (
     DType,
     as_dtype,
@@ -89,6 +89,7 @@ from .ops.math_ops import (
 from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
 
 _core.variable._install_operators()
+_core.exports.install(globals(), "")
 
 __version__ = "0.1.0"
 newaxis = None

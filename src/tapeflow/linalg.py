@@ -3,3 +3,7 @@
 from .ops.linalg_ops import matmul, norm
 
 __all__ = ["matmul", "norm"]
+
+from ._core.exports import install  # noqa: E402
+
+install(globals(), "linalg")

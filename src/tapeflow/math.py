@@ -52,3 +52,7 @@ __all__ = [
     "reciprocal", "reduce_max", "reduce_mean", "reduce_min", "reduce_sum", "round", "rsqrt", "sigmoid", "sign",
     "softmax", "sqrt", "square", "subtract", "tanh", "truediv",
 ]
+
+from ._core.exports import install  # noqa: E402
+
+install(globals(), "math")

@@ -1,0 +1,22 @@
+"""The op modules. Importing this package runs every ``@defop`` and ``@export`` line.
+
+Each module imports what it builds on itself, so the order here does not matter.
+"""
+
+from . import (  # noqa: F401
+    activation_ops,
+    array_ops,
+    conv_ops,
+    decomp_ops,
+    elementwise_ops,
+    gather_ops,
+    linalg_ops,
+    manip_ops,
+    math_ops,
+    nn_ops,
+    operators,
+    random_ops,
+    reduction_ops,
+    segment_ops,
+    sort_ops,
+)

@@ -1,0 +1,39 @@
+"""Where each public function appears: ``@export("math.sin", "sin")`` puts it in ``tf.math`` and ``tf``.
+
+The paths are TensorFlow's (``"nn.relu"`` is ``tf.nn.relu``; a bare name is top-level ``tf``). Op modules mark
+their public functions next to their definitions, and each namespace module (``tapeflow/math.py``, ``nn.py`` ...)
+ends with :func:`install`, so adding a function to a namespace never means editing a list elsewhere.
+"""
+
+from __future__ import annotations
+
+__all__ = ["export", "install"]
+
+# namespace ("" for top-level tf, "math", "nn" ...) -> public name -> object
+_TABLE: dict[str, dict[str, object]] = {}
+
+
+def export(*paths):
+    """Decorator: publish the object under each of TensorFlow's ``paths``."""
+
+    def decorate(obj):
+        for path in paths:
+            namespace, _, name = path.rpartition(".")
+            table = _TABLE.setdefault(namespace, {})
+            if table.get(name, obj) is not obj:
+                raise ValueError(f"tf.{path} is exported twice")
+            table[name] = obj
+        return obj
+
+    return decorate
+
+
+def install(module_globals, namespace):
+    """Copy every object exported to ``namespace`` into a namespace module and extend its ``__all__``."""
+    # Every op module must have run its @export lines first.
+    from .. import ops  # noqa: F401
+
+    table = _TABLE.get(namespace, {})
+    module_globals.update(table)
+    names = set(module_globals.get("__all__", ())) | set(table)
+    module_globals["__all__"] = sorted(names)

@@ -1,0 +1,5 @@
+"""``tf.random``: seeded random tensors."""
+
+from ._core.exports import install
+
+install(globals(), "random")

@@ -1,0 +1,1 @@
+"""Op database entries: (being written)."""
