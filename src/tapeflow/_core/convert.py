@@ -1,9 +1,9 @@
 """Python and NumPy values to NumPy arrays with TensorFlow's dtype rules.
 
 Inference (no dtype asked for): Python ``float`` -> float32, ``int`` -> int32 (int64 when it does not fit),
-``bool`` -> bool, ``complex`` -> complex128, ``str``/``bytes`` -> string. In a sequence the kinds combine
-(bool < int < float); complex or strings mixed with other kinds, or ``None`` inside, are "mixed types". NumPy
-values keep their dtype; in a sequence the first NumPy scalar decides.
+``bool`` -> bool, ``complex`` -> complex128, ``str``/``bytes`` -> string. A sequence takes its first leaf's
+kind, and later leaves must fit it (int may widen to float); anything else, or ``None`` inside, is "mixed
+types". NumPy values keep their dtype; in a sequence the first NumPy scalar decides.
 
 Conversion to a requested dtype: a Python value must fit the kind (``1.0`` is refused for int32, ``1`` for bool,
 but ``True`` is accepted for int32), integers wrap like C casts, floats round; NumPy values are cast without
@@ -147,25 +147,29 @@ def infer(value):
         np_dtype = first_np if isinstance(first_np, np.dtype) else first_np.dtype
         if np_dtype.kind not in "USO":
             return np.array(leaves, dtype=np_dtype).reshape(shape)
-    kinds = {_kind(x) for x in leaves}
-    if None in kinds:
-        if len(leaves) == 1 and leaves[0] is None:
-            raise _unsupported(None)
-        if kinds == {None}:
-            raise _unsupported(leaves[0])
-        raise _mixed()
-    if not kinds:
+    if not leaves:
         return np.zeros(shape, np.float32)
-    if "S" in kinds:
-        if kinds != {"S"}:
-            raise _mixed()
-        return _from_kind("S", leaves, shape)
-    if "c" in kinds:
-        if kinds != {"c"}:
-            raise _mixed()
-        return _from_kind("c", leaves, shape)
-    kind = "f" if "f" in kinds else "i" if "i" in kinds else "b"
-    return _from_kind(kind, leaves, shape)
+    return _from_kind(_sequence_kind(leaves), leaves, shape)
+
+
+# Which later leaves a sequence's kind so far takes in: TF's converter walks the leaves in order, so ``[1j, 2.0]``
+# is complex but ``[2.0, 1j]`` is "mixed types"; the only change of kind on the way is int -> float.
+_TAKES = {"c": "bifc", "f": "bif", "i": "bi", "b": "b", "S": "S"}
+
+
+def _sequence_kind(leaves):
+    kind = _kind(leaves[0])
+    if kind is None:
+        raise _unsupported(leaves[0])
+    for x in leaves[1:]:
+        k = _kind(x)
+        if k is not None and k in _TAKES[kind]:
+            continue
+        if kind == "i" and k == "f":
+            kind = "f"
+            continue
+        raise _mixed()
+    return kind
 
 
 def _python_kinds(value):

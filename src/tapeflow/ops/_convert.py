@@ -42,6 +42,11 @@ def operand_like(value, like: Tensor, strict=False) -> Tensor:
             out._value = scalar_of(value, np_dtype)
             out._id = next_id()
             return out
+    elif t is np_dtype.type:
+        out = _new(EagerTensor)  # a NumPy scalar of the tensor's own type (``lr * g``, ``lr = np.float32(0.01)``)
+        out._value = value
+        out._id = next_id()
+        return out
     if isinstance(value, Tensor):
         return value
     if getattr(value, "_tapeflow_variable", False):

@@ -852,3 +852,13 @@ def acceptance_outer_product(tf):
         y = tf.matmul(tf.reshape(x, [3, 1]), tf.reshape(x, [1, 3]))
         y2 = x[:, None] * x[None, :]
     return [y, tape.gradient(y, x), tape.gradient(y2, x)]
+
+
+@case
+def relu_grad_multiplies_by_mask(tf):
+    # TF's ReluGrad is ``g * (y > 0)``: a NaN or inf upstream gradient gives NaN even where relu is flat.
+    x = tf.constant([-1.0, 0.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.relu(x)
+    return tape.gradient(y, x, output_gradients=tf.constant([float("nan"), float("inf"), float("nan")]))

@@ -508,3 +508,12 @@ def numpy_asarray_interop(tf):
             np.asarray(tf.constant(["a"])).tolist(),
             t.__array__(), np.add(t, 1), np.sum(t), np.mean(tf.constant([1, 2])), np.square(t), np.exp(t),
             np.array([t, t]), np.float64(2.0) * t]
+
+
+@case
+def constant_sequence_kinds_in_order(tf):
+    # The first leaf decides the kind and later leaves must fit it: [1j, 2.0] is complex, [2.0, 1j] is not.
+    values = [[1 + 1j, 2.0], [2.0, 1 + 1j], [1j, 2], [True, 1j], [1, 2.5, 3j], [[1j], [2.0]], [None, 2], [2, None],
+              ["a", 1], [1, "a"], [1j, True], [1j, 2, 2.5], [2.5, 1], [1, 2.5], [True, 1], [1, True], [True, 1.5],
+              [1.5, True], [2**40, 1.5], [1j, 2**40], [2**40, 1j], [1, 1j]]
+    return [catch(tf.constant, v) for v in values]
