@@ -10,6 +10,8 @@ per step, so that a burst of load on this 2-core machine does not favour either 
 * ``mlp_step``: one training step of a 64-128-128-10 MLP, batch 64, relu, softmax cross-entropy, SGD.
 * ``op_no_tape`` / ``op_recorded``: one small elementwise multiply without and with a recording tape.
 * ``chain_backward``: forward and backward through 200 elementwise ops on a 2x2 array.
+* ``conv``: a conv2d layer's forward and backward (batch 32, 28x28x8 input, 3x3x8x16 kernel, SAME, + bias, relu,
+  reduce_sum loss; gradients for input, kernel and bias). ``benchmarks/tf_conv.py`` times the same on TensorFlow.
 * ``import``: ``import tapeflow`` minus ``import numpy`` in fresh interpreters.
 """
 
@@ -185,6 +187,58 @@ def chain_numpy(steps):
             g = g * (1 - h * h) * np.float32(1.01)
 
 
+# ------------------------------------------------------------------------------------------ conv layer
+
+CONV_SHAPES = {"x": (32, 28, 28, 8), "w": (3, 3, 8, 16)}
+CONV_STEP = 20  # one layer step (milliseconds) counts as this many timing steps; the table shows per layer step
+
+
+def _conv_data():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(CONV_SHAPES["x"]).astype(np.float32)
+    w = (rng.standard_normal(CONV_SHAPES["w"]) * 0.1).astype(np.float32)
+    return x, w, np.zeros(CONV_SHAPES["w"][-1], np.float32)
+
+
+def conv_tapeflow(steps):
+    xv, wv, bv = _conv_data()
+    x, w, b = tf.constant(xv), tf.Variable(wv), tf.Variable(bv)
+    for _ in range(steps // CONV_STEP):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.nn.relu(tf.nn.conv2d(x, w, 1, "SAME") + b))
+        tape.gradient(loss, [x, w, b])
+
+
+def conv_numpy(steps):
+    """The same layer by hand: im2col once (reused for the kernel gradient), col2im one tap at a time."""
+    x, w, b = _conv_data()
+    n, h, wd, c = x.shape
+    kh, kw, _, o = w.shape
+    ph, pw = (kh - 1) // 2, (kw - 1) // 2
+    wt = np.ascontiguousarray(w.transpose(0, 1, 3, 2))
+    for _ in range(steps // CONV_STEP):
+        xp = np.zeros((n, h + kh - 1, wd + kw - 1, c), np.float32)
+        xp[:, ph:ph + h, pw:pw + wd] = x
+        s = xp.strides
+        cols = np.lib.stride_tricks.as_strided(xp, (n, h, wd, kh, kw, c), (s[0], s[1], s[2], s[1], s[2], s[3]),
+                                               writeable=False).reshape(-1, kh * kw * c)
+        z = cols @ w.reshape(-1, o) + b
+        y = np.maximum(z, 0)
+        np.sum(y)
+        g = (z > 0).astype(np.float32)
+        gb = g.sum(axis=0)
+        gw = (cols.T @ g).reshape(w.shape)
+        dxp = np.zeros_like(xp)
+        buf = np.empty((n * h * wd, c), np.float32)
+        for i in range(kh):
+            for j in range(kw):
+                np.matmul(g, wt[i, j], out=buf)
+                dxp[:, i:i + h, j:j + wd] += buf.reshape(n, h, wd, c)
+        gx = dxp[:, ph:ph + h, pw:pw + wd]
+        del gb, gw, gx
+
+
 def import_cost(repeats):
     def t(mod):
         best = float("inf")
@@ -211,16 +265,18 @@ def main():
     args = parser.parse_args()
     scale, repeats = (0.2, 3) if args.quick else (1.0, 7)
     rows = []
-    for name, a, b, steps in [
+    for name, a, b, steps, *per_step in [
         ("seed_loop", seed_tapeflow, seed_numpy, 3000),
         ("mlp_step (64-128-128-10, batch 64)", mlp_tapeflow, mlp_numpy, 300),
         ("op_no_tape (2x2 multiply)", op_no_tape, op_numpy, 20000),
         ("op_recorded (2x2 multiply)", op_recorded, op_numpy, 20000),
         ("chain_backward (200 ops, fwd+bwd)", chain_tapeflow, chain_numpy, 2000),
+        ("conv (conv2d+bias+relu, fwd+bwd)", conv_tapeflow, conv_numpy, 200, CONV_STEP),
     ]:
         if args.only and args.only not in name:
             continue
-        t_tf, t_np = compare(a, b, max(int(steps * scale), 200), repeats)
+        t_tf, t_np = (t * (per_step[0] if per_step else 1) for t in compare(a, b, max(int(steps * scale), 200),
+                                                                             repeats))
         rows.append((name, t_tf, t_np))
         print(f"{name:38s} tapeflow {t_tf:9.1f} us   numpy {t_np:9.1f} us   ratio {t_tf / t_np:5.2f}x",
               flush=True)

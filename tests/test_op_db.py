@@ -1,4 +1,5 @@
-"""Registry-driven op tests: every primitive in ``REGISTRY`` has an entry in the op database (``tests/op_db/``) and is checked for
+"""Registry-driven op tests: every primitive in ``REGISTRY`` has an entry in the op database (``tests/op_db/``)
+and is checked for
 
 (a) forward value and dtype against NumPy, in float32 and float64;
 (b) first-order gradients of ``reduce_sum(f(x) * w)`` against central differences, for every input;
@@ -45,6 +46,8 @@ def _outputs(result):
 
 
 def _np(t):
+    if isinstance(t, tf.IndexedSlices):  # a gather's sparse gradient: compared densified
+        t = tf.convert_to_tensor(t)
     return None if t is None else np.asarray(t.numpy() if hasattr(t, "numpy") else t)
 
 
@@ -99,7 +102,7 @@ def _second_order(entry, sample, arrays, ws, vs):
         total = None
         for g, v in zip(grads, vs):
             if g is not None:
-                term = tf.reduce_sum(g * tf.constant(v))
+                term = tf.reduce_sum(tf.convert_to_tensor(g) * tf.constant(v))
                 total = term if total is None else total + term
     if total is None:
         return [None] * len(xs)

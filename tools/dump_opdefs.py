@@ -49,6 +49,14 @@ def arg_summary(arg):
     return f"{arg.name}:{body}"
 
 
+def float_summary(f):
+    """A float32 attribute as TF prints it: ``%g`` with 6 digits, or 9 when 6 do not round-trip."""
+    import numpy as np
+
+    text = f"{f:.6g}"
+    return text if np.float32(float(text)) == np.float32(f) else f"{f:.9g}"
+
+
 def value_summary(v):
     kind = v.WhichOneof("value")
     if kind == "b":
@@ -56,7 +64,7 @@ def value_summary(v):
     if kind == "i":
         return str(v.i)
     if kind == "f":
-        return repr(v.f)
+        return float_summary(v.f)
     if kind == "s":
         return '"' + v.s.decode() + '"'
     if kind == "type":

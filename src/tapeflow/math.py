@@ -1,7 +1,6 @@
 """``tf.math``: elementwise math and reductions."""
 
 from .ops.array_ops import cast
-from .ops.linalg_ops import norm
 from .ops.math_ops import (
     abs,
     add,
@@ -48,7 +47,7 @@ mod = floormod
 __all__ = [
     "abs", "add", "argmax", "argmin", "cast", "conj", "divide", "equal", "exp", "floor", "floordiv", "floormod",
     "greater", "greater_equal", "imag", "less", "less_equal", "log", "logical_and", "logical_not", "logical_or",
-    "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "norm", "not_equal", "pow", "real",
+    "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow", "real",
     "reciprocal", "reduce_max", "reduce_mean", "reduce_min", "reduce_sum", "round", "rsqrt", "sigmoid", "sign",
     "softmax", "sqrt", "square", "subtract", "tanh", "truediv",
 ]

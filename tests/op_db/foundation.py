@@ -1,5 +1,5 @@
 """Op database entries for the foundation's ops (issue 2): arithmetic, comparisons, unary math, gradient ops,
-complex parts, array basics, indexing, reductions, matmul and softmax."""
+complex parts, array basics, indexing, reductions (matmul is in linalg.py, softmax in nn.py)."""
 
 from __future__ import annotations
 
@@ -301,32 +301,3 @@ op("ArgMax", lambda x, axis=None: tf.math.argmax(x, axis), lambda x, axis=None: 
 op("ArgMin", lambda x, axis=None: tf.math.argmin(x, axis), lambda x, axis=None: np.argmin(x, axis=axis or 0),
    [make_sample("ArgMin", "axis0", (uniform(),), ((3, 2),)),
     make_sample("ArgMin", "axis1", (uniform(),), ((2, 3),), kwargs={"axis": 1})], False)
-
-# --- linear algebra, nn
-
-
-def _np_matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
-    a = np.swapaxes(np.conj(a) if adjoint_a else a, -1, -2) if transpose_a or adjoint_a else a
-    b = np.swapaxes(np.conj(b) if adjoint_b else b, -1, -2) if transpose_b or adjoint_b else b
-    return np.matmul(a, b)
-
-
-op("MatMul", lambda a, b, **kw: tf.matmul(a, b, **kw), _np_matmul, [
-    make_sample("MatMul", "plain", (uniform(), uniform()), ((2, 3), (3, 4))),
-    make_sample("MatMul", "transpose_a", (uniform(), uniform()), ((3, 2), (3, 4)), kwargs={"transpose_a": True}),
-    make_sample("MatMul", "transpose_b", (uniform(), uniform()), ((2, 3), (4, 3)), kwargs={"transpose_b": True}),
-    make_sample("MatMul", "transpose_both", (uniform(), uniform()), ((3, 2), (4, 3)),
-         kwargs={"transpose_a": True, "transpose_b": True}),
-    make_sample("MatMul", "batch_bcast", (uniform(), uniform()), ((2, 2, 3), (3, 2))),
-], True, complex_samples=[
-    complex_sample("MatMul", "complex_plain", [(uniform(), uniform(), (2, 3)), (uniform(), uniform(), (3, 2))]),
-    complex_sample("MatMul", "complex_adjoint_a", [(uniform(), uniform(), (3, 2)), (uniform(), uniform(), (3, 2))],
-                   {"adjoint_a": True}),
-    complex_sample("MatMul", "complex_adjoint_b_batch",
-                   [(uniform(), uniform(), (2, 2, 3)), (uniform(), uniform(), (2, 3))], {"adjoint_b": True}),
-])
-op("Softmax", lambda x, axis=None: tf.nn.softmax(x, axis),
-   lambda x, axis=None: np_softmax(x, -1 if axis is None else axis),
-   [make_sample("Softmax", "last_axis", (uniform(),), ((2, 3),)),
-    make_sample("Softmax", "axis0", (uniform(),), ((3, 2),), kwargs={"axis": 0}),
-    make_sample("Softmax", "vector", (uniform(),), ((4,),))], True)

@@ -16,6 +16,8 @@ which is how higher derivatives work.
 
 from __future__ import annotations
 
+from operator import length_hint
+
 import numpy as np
 
 from . import errors
@@ -135,7 +137,7 @@ def backward(recording, targets, sources, output_gradients=None):
     if grads:
         token = quiet()  # NaN and inf gradients are results here, as in TF, not warnings
         try:
-            _walk(path, grads, reach, source_ids)
+            _walk(path, grads, reach, source_ids, targets)
         finally:
             loud(token)
     # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
@@ -171,10 +173,15 @@ def _add(a, b):
     return execute(_ADD, (a, b))
 
 
-def _walk(path, grads, reach, source_ids):
-    """The reversed scan: run each record's rule and accumulate input gradients into ``grads``."""
+def _walk(path, grads, reach, source_ids, targets):
+    """The reversed scan: run each record's rule and accumulate input gradients into ``grads``.
+
+    Gradients here are dense tensors. The first ``IndexedSlices`` a rule returns (a gather's) hands the rest of
+    the scan to :func:`_walk_sparse`; the check costs nothing until then (no exception is raised before).
+    """
     get, pop = grads.get, grads.pop
-    for op, inputs, outputs, attrs, _where in reversed(path):
+    records = reversed(path)
+    for op, inputs, outputs, attrs, _where in records:
         vjp = op.vjp
         if vjp is None:
             continue
@@ -219,7 +226,210 @@ def _walk(path, grads, reach, source_ids):
         for t, need, ig in zip(inputs, needs, in_grads):
             if need and ig is not None:
                 shape = t._value.shape
-                if ig._value.shape != shape:
+                try:
+                    gshape = ig._value.shape
+                except AttributeError:  # an IndexedSlices: this record's remaining inputs and all later records
+                    k = [i for i, x in enumerate(in_grads) if x is ig][0]
+                    rest = [(t, x) for t, need, x in list(zip(inputs, needs, in_grads))[k:] if need and x is not None]
+                    _walk_sparse(path, length_hint(records), rest, grads, reach, source_ids, targets)
+                    return
+                if gshape != shape:
                     ig = unbroadcast(ig, shape)
                 prev = get(t._id)
                 grads[t._id] = ig if prev is None else _add(prev, ig)
+
+
+# ------------------------------------------------------------------------------------------ sparse gradients
+
+
+class _Parts(list):
+    """Several gradients of one tensor, ``(record index, gradient)`` each, at least one an ``IndexedSlices``.
+
+    They are combined when the tensor's gradient is used, as TF does: concatenated slices in the order TF's
+    backward pass produced them, or a dense sum as soon as one of them is dense.
+    """
+
+    __slots__ = ()
+
+
+def _is_slices(g):
+    return getattr(g, "_tapeflow_indexed_slices", False)
+
+
+def _walk_sparse(path, start, rest, grads, reach, source_ids, targets):
+    """The reversed scan from record ``start`` on, once gradients may be ``IndexedSlices``.
+
+    ``rest`` holds the ``(input, gradient)`` pairs of record ``start`` still to accumulate. Identities (a variable
+    read, ``tf.identity``) pass slices through, a cast casts their values; every other rule gets them densified.
+    """
+    gather_ops = _gather_ops()
+    state = _SparseState(path, targets, source_ids, gather_ops)
+    for t, ig in rest:
+        state.accumulate(grads, t, ig, start)
+    identity = _OPS[1].IDENTITY
+    for index in range(start - 1, -1, -1):
+        op, inputs, outputs, attrs, _where = path[index]
+        vjp = op.vjp
+        if vjp is None:
+            continue
+        if not op.multi_output:
+            g = state.take(grads, outputs._id)
+            if g is None:
+                continue
+        else:
+            g = tuple([state.take(grads, o._id) for o in outputs])
+            if all(x is None for x in g):
+                continue
+            g = tuple([state.dense(x) for x in g])
+        if op is READ_VARIABLE:
+            state.accumulate(grads, inputs[0], g, index)
+            continue
+        if _is_slices(g):
+            if op is identity:
+                state.accumulate(grads, inputs[0], g, index)
+                continue
+            if op is _OPS[1].CAST:
+                x = inputs[0]
+                if x._value.dtype.kind in "fc" and g.values._value.dtype.kind in "fc":
+                    values = _OPS[1].cast(g.values, x.dtype)
+                    state.accumulate(grads, x, type(g)(values, g.indices, g.dense_shape), index)
+                continue
+            g = state.dense(g)
+        needs = tuple([t._id in reach for t in inputs])
+        if len(inputs) == 1:
+            in_grads = (vjp(g, outputs, inputs[0], **attrs),)
+        elif op.vjp_needs:
+            in_grads = vjp(g, outputs, *inputs, needs, **attrs)
+        else:
+            in_grads = vjp(g, outputs, *inputs, **attrs)
+        for t, need, ig in zip(inputs, needs, in_grads):
+            if need and ig is not None:
+                state.accumulate(grads, t, ig, index)
+    for sid in source_ids:
+        g = grads.get(sid)
+        if type(g) is _Parts:
+            grads[sid] = state.combine(g)
+
+
+class _SparseState:
+    """What the sparse scan needs besides ``grads``: TF's processing order of the records (computed once, when
+    several slices of one tensor first meet) and the densifying and concatenating functions."""
+
+    def __init__(self, path, targets, source_ids, gather_ops):
+        self.path, self.targets, self.source_ids = path, targets, source_ids
+        self.gather_ops = gather_ops
+        self.origin = {}  # tensor id -> index of the record whose rule gave its first gradient
+        self.order = None
+
+    def take(self, grads, tid):
+        """The gradient of ``tid`` for its producer's rule, combined (kept in ``grads`` for sources)."""
+        if tid in self.source_ids:
+            g = grads.get(tid)
+            if type(g) is _Parts:
+                g = grads[tid] = self.combine(g)
+            return g
+        g = grads.pop(tid, None)
+        return self.combine(g) if type(g) is _Parts else g
+
+    def dense(self, g):
+        return self.gather_ops.indexed_slices_to_tensor(g) if _is_slices(g) else g
+
+    def accumulate(self, grads, t, ig, index):
+        tid = t._id
+        if not _is_slices(ig):
+            shape = t._value.shape
+            if ig._value.shape != shape:
+                ig = unbroadcast(ig, shape)
+        prev = grads.get(tid)
+        if prev is None:
+            grads[tid] = ig
+            self.origin[tid] = index
+        elif type(prev) is _Parts:
+            prev.append((index, ig))
+        elif _is_slices(prev) or _is_slices(ig):
+            grads[tid] = _Parts([(self.origin.get(tid, -1), prev), (index, ig)])
+        else:
+            grads[tid] = _add(prev, ig)
+
+    def combine(self, parts):
+        if self.order is None:
+            self.order = _tf_order(self.path, self.targets, self.source_ids)
+        order = self.order
+        parts = sorted(parts, key=lambda p: order.get(p[0], -1))
+        grads = [g for _, g in parts]
+        if all(_is_slices(g) for g in grads):
+            return self.gather_ops.concat_slices(grads)
+        total = None
+        for g in grads:
+            g = self.dense(g)
+            total = g if total is None else _add(total, g)
+        return total
+
+
+def _tf_order(path, targets, source_ids):
+    """``{record index: position}`` in TensorFlow's backward pass over the same records.
+
+    TF (``tape.h``) counts each tensor's uses by the ops between the targets and the sources, then processes an op
+    once every use of its outputs is done, queueing newly ready ops at the front of a vector it pops from the
+    back: a breadth-first order. The slices a tensor receives are concatenated in that order, so it is what
+    ``tape.gradient`` shows for a variable gathered several times.
+    """
+    producer = {}
+    for i, rec in enumerate(path):
+        out = rec[2]
+        for o in out if type(out) is tuple else (out,):
+            producer[o._id] = i
+    usage, ops, visited = {}, set(), []
+    stack = [t._id for t in targets]
+    while stack:
+        i = producer.get(stack.pop())
+        if i is None or i in ops:
+            continue
+        ops.add(i)
+        visited.append(i)
+        for t in path[i][1]:
+            tid = t._id
+            if tid in usage:
+                usage[tid] += 1
+            else:
+                usage[tid] = 1
+                if tid not in source_ids and tid in producer:
+                    stack.append(tid)
+    missing = {}
+    for tid in usage:
+        i = producer.get(tid)
+        if i is not None:
+            missing[i] = missing.get(i, 0) + 1
+    # TF starts from the ready ops in the reverse of the order it found them (its hash map's iteration order for
+    # small tapes) and pops from the back: the op it found first, the last target's, goes first.
+    queue = [i for i in reversed(visited) if i not in missing]
+    order = {}
+    while queue:
+        i = queue.pop()
+        if i not in ops or i in order:
+            continue
+        order[i] = len(order)
+        for t in path[i][1]:
+            tid = t._id
+            if tid not in usage:
+                continue
+            usage[tid] -= 1
+            if usage[tid] == 0 and tid in producer:
+                p = producer[tid]
+                missing[p] -= 1
+                if missing[p] == 0:
+                    queue.insert(0, p)
+    return order
+
+
+_GATHER_OPS = None
+
+
+def _gather_ops():
+    global _GATHER_OPS
+    if _GATHER_OPS is None:
+        _ops()
+        from ..ops import gather_ops
+
+        _GATHER_OPS = gather_ops
+    return _GATHER_OPS

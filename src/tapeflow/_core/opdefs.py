@@ -7,6 +7,36 @@ prints in its "not in the list of allowed values" errors.
 OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int32', 'int64'),
          'Op<name=Abs; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
          'DT_INT8, DT_INT16, DT_INT32, DT_INT64]>'),
+ 'Acos': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+          'Op<name=Acos; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+          'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Acosh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+           'Op<name=Acosh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+           'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'AddN': (('float',
+           'double',
+           'int32',
+           'uint8',
+           'int16',
+           'int8',
+           'complex64',
+           'int64',
+           'qint8',
+           'quint8',
+           'qint32',
+           'bfloat16',
+           'qint16',
+           'quint16',
+           'uint16',
+           'complex128',
+           'half',
+           'uint32',
+           'uint64',
+           'variant'),
+          'Op<name=AddN; signature=inputs:N*T -> sum:T; attr=N:int,min=1; attr=T:type,allowed=[DT_FLOAT, '
+          'DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, '
+          'DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, '
+          'DT_UINT64, DT_VARIANT]; is_commutative=true; is_aggregate=true>'),
  'AddV2': (('bfloat16',
             'half',
             'float',
@@ -24,6 +54,12 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
            'Op<name=AddV2; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
            'DT_DOUBLE, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_INT8, DT_INT16, DT_INT32, DT_INT64, '
            'DT_COMPLEX64, DT_COMPLEX128]; is_commutative=true; is_aggregate=true>'),
+ 'All': (None,
+         'Op<name=All; signature=input:bool, reduction_indices:Tidx -> output:bool; '
+         'attr=keep_dims:bool,default=false; attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'Any': (None,
+         'Op<name=Any; signature=input:bool, reduction_indices:Tidx -> output:bool; '
+         'attr=keep_dims:bool,default=false; attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'ArgMax': (('float',
              'double',
              'int32',
@@ -70,6 +106,95 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
             'DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_QINT16, '
             'DT_QUINT16, DT_BOOL]; attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]; '
             'attr=output_type:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'Asin': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+          'Op<name=Asin; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+          'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Asinh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+           'Op<name=Asinh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+           'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Atan': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+          'Op<name=Atan; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+          'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Atan2': (('bfloat16', 'half', 'float', 'double'),
+           'Op<name=Atan2; signature=y:T, x:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
+           'DT_DOUBLE]>'),
+ 'Atanh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+           'Op<name=Atanh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+           'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'AvgPool': (('half', 'bfloat16', 'float', 'double'),
+             'Op<name=AvgPool; signature=value:T -> output:T; attr=ksize:list(int),min=4; '
+             'attr=strides:list(int),min=4; attr=padding:string,allowed=["SAME", "VALID"]; '
+             'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; attr=T:type,allowed=[DT_HALF, '
+             'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'AvgPoolGrad': (('half', 'bfloat16', 'float', 'double'),
+                 'Op<name=AvgPoolGrad; signature=orig_input_shape:int32, grad:T -> output:T; '
+                 'attr=ksize:list(int),min=4; attr=strides:list(int),min=4; attr=padding:string,allowed=["SAME", '
+                 '"VALID"]; attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                 'attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'BatchMatMulV2': (('bfloat16',
+                    'half',
+                    'float',
+                    'double',
+                    'int16',
+                    'int32',
+                    'int64',
+                    'uint8',
+                    'uint16',
+                    'uint32',
+                    'uint64',
+                    'complex64',
+                    'complex128'),
+                   'Op<name=BatchMatMulV2; signature=x:T, y:T -> output:T; attr=T:type,allowed=[DT_BFLOAT16, '
+                   'DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, '
+                   'DT_UINT64, DT_COMPLEX64, DT_COMPLEX128]; attr=adj_x:bool,default=false; '
+                   'attr=adj_y:bool,default=false; attr=grad_x:bool,default=false; '
+                   'attr=grad_y:bool,default=false>'),
+ 'BiasAdd': (('float',
+              'double',
+              'int32',
+              'uint8',
+              'int16',
+              'int8',
+              'complex64',
+              'int64',
+              'qint8',
+              'quint8',
+              'qint32',
+              'bfloat16',
+              'qint16',
+              'quint16',
+              'uint16',
+              'complex128',
+              'half',
+              'uint32',
+              'uint64'),
+             'Op<name=BiasAdd; signature=value:T, bias:T -> output:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+             'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, '
+             'DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+             'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]>'),
+ 'BiasAddGrad': (('float',
+                  'double',
+                  'int32',
+                  'uint8',
+                  'int16',
+                  'int8',
+                  'complex64',
+                  'int64',
+                  'qint8',
+                  'quint8',
+                  'qint32',
+                  'bfloat16',
+                  'qint16',
+                  'quint16',
+                  'uint16',
+                  'complex128',
+                  'half',
+                  'uint32',
+                  'uint64'),
+                 'Op<name=BiasAddGrad; signature=out_backprop:T -> output:T; attr=T:type,allowed=[DT_FLOAT, '
+                 'DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, '
+                 'DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, '
+                 'DT_UINT64]; attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]>'),
  'BitwiseAnd': (('int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'),
                 'Op<name=BitwiseAnd; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_INT8, DT_INT16, DT_INT32, '
                 'DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64]; is_commutative=true>'),
@@ -85,19 +210,193 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Cast': (None,
           'Op<name=Cast; signature=x:SrcT -> y:DstT; attr=SrcT:type; attr=DstT:type; '
           'attr=Truncate:bool,default=false>'),
+ 'Ceil': (('bfloat16', 'half', 'float', 'double'),
+          'Op<name=Ceil; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE]>'),
+ 'Cholesky': (('double', 'float', 'half', 'complex64', 'complex128'),
+              'Op<name=Cholesky; signature=input:T -> output:T; attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, '
+              'DT_HALF, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Complex': (('float', 'double'),
+             'Op<name=Complex; signature=real:T, imag:T -> out:Tout; '
+             'attr=T:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_DOUBLE]; '
+             'attr=Tout:type,default=DT_COMPLEX64,allowed=[DT_COMPLEX64, DT_COMPLEX128]>'),
  'ComplexAbs': (('complex64', 'complex128'),
                 'Op<name=ComplexAbs; signature=x:T -> y:Tout; '
                 'attr=T:type,default=DT_COMPLEX64,allowed=[DT_COMPLEX64, DT_COMPLEX128]; '
                 'attr=Tout:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_DOUBLE]>'),
+ 'ConcatV2': (None,
+              'Op<name=ConcatV2; signature=values:N*T, axis:Tidx -> output:T; attr=N:int,min=2; attr=T:type; '
+              'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Conj': (('complex64', 'complex128', 'variant'),
           'Op<name=Conj; signature=input:T -> output:T; attr=T:type,default=DT_COMPLEX64,allowed=[DT_COMPLEX64, '
           'DT_COMPLEX128, DT_VARIANT]>'),
+ 'Conv2D': (('half', 'bfloat16', 'float', 'double', 'int32'),
+            'Op<name=Conv2D; signature=input:T, filter:T -> output:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, '
+            'DT_FLOAT, DT_DOUBLE, DT_INT32]; attr=strides:list(int); attr=use_cudnn_on_gpu:bool,default=true; '
+            'attr=padding:string,allowed=["SAME", "VALID", "EXPLICIT"]; '
+            'attr=explicit_paddings:list(int),default=[]; attr=data_format:string,default="NHWC",allowed=["NHWC", '
+            '"NCHW"]; attr=dilations:list(int),default=[1, 1, 1, 1]>'),
+ 'Conv2DBackpropFilter': (('half', 'bfloat16', 'float', 'double'),
+                          'Op<name=Conv2DBackpropFilter; signature=input:T, filter_sizes:int32, out_backprop:T -> '
+                          'output:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; '
+                          'attr=strides:list(int); attr=use_cudnn_on_gpu:bool,default=true; '
+                          'attr=padding:string,allowed=["SAME", "VALID", "EXPLICIT"]; '
+                          'attr=explicit_paddings:list(int),default=[]; '
+                          'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                          'attr=dilations:list(int),default=[1, 1, 1, 1]>'),
+ 'Conv2DBackpropInput': (('half', 'bfloat16', 'float', 'double', 'int32'),
+                         'Op<name=Conv2DBackpropInput; signature=input_sizes:int32, filter:T, out_backprop:T -> '
+                         'output:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE, DT_INT32]; '
+                         'attr=strides:list(int); attr=use_cudnn_on_gpu:bool,default=true; '
+                         'attr=padding:string,allowed=["SAME", "VALID", "EXPLICIT"]; '
+                         'attr=explicit_paddings:list(int),default=[]; '
+                         'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                         'attr=dilations:list(int),default=[1, 1, 1, 1]>'),
+ 'Cos': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+         'Op<name=Cos; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+         'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Cosh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+          'Op<name=Cosh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+          'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Cross': (('float',
+            'double',
+            'int32',
+            'uint8',
+            'int16',
+            'int8',
+            'int64',
+            'bfloat16',
+            'uint16',
+            'half',
+            'uint32',
+            'uint64'),
+           'Op<name=Cross; signature=a:T, b:T -> product:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, '
+           'DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]>'),
+ 'Cumprod': (('float',
+              'double',
+              'int32',
+              'uint8',
+              'int16',
+              'int8',
+              'complex64',
+              'int64',
+              'qint8',
+              'quint8',
+              'qint32',
+              'bfloat16',
+              'qint16',
+              'quint16',
+              'uint16',
+              'complex128',
+              'half',
+              'uint32',
+              'uint64'),
+             'Op<name=Cumprod; signature=x:T, axis:Tidx -> out:T; attr=exclusive:bool,default=false; '
+             'attr=reverse:bool,default=false; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, '
+             'DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+             'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+             'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'Cumsum': (('float',
+             'double',
+             'int32',
+             'uint8',
+             'int16',
+             'int8',
+             'complex64',
+             'int64',
+             'qint8',
+             'quint8',
+             'qint32',
+             'bfloat16',
+             'qint16',
+             'quint16',
+             'uint16',
+             'complex128',
+             'half',
+             'uint32',
+             'uint64'),
+            'Op<name=Cumsum; signature=x:T, axis:Tidx -> out:T; attr=exclusive:bool,default=false; '
+            'attr=reverse:bool,default=false; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, '
+            'DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+            'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+            'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'DepthwiseConv2dNative': (('half', 'bfloat16', 'float', 'double'),
+                           'Op<name=DepthwiseConv2dNative; signature=input:T, filter:T -> output:T; '
+                           'attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; '
+                           'attr=strides:list(int); attr=padding:string,allowed=["SAME", "VALID", "EXPLICIT"]; '
+                           'attr=explicit_paddings:list(int),default=[]; '
+                           'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                           'attr=dilations:list(int),default=[1, 1, 1, 1]>'),
+ 'DepthwiseConv2dNativeBackpropFilter': (('half', 'bfloat16', 'float', 'double'),
+                                         'Op<name=DepthwiseConv2dNativeBackpropFilter; signature=input:T, '
+                                         'filter_sizes:int32, out_backprop:T -> output:T; '
+                                         'attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; '
+                                         'attr=strides:list(int); attr=padding:string,allowed=["SAME", "VALID", '
+                                         '"EXPLICIT"]; attr=explicit_paddings:list(int),default=[]; '
+                                         'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                                         'attr=dilations:list(int),default=[1, 1, 1, 1]>'),
+ 'DepthwiseConv2dNativeBackpropInput': (('half', 'bfloat16', 'float', 'double'),
+                                        'Op<name=DepthwiseConv2dNativeBackpropInput; signature=input_sizes:int32, '
+                                        'filter:T, out_backprop:T -> output:T; attr=T:type,allowed=[DT_HALF, '
+                                        'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; attr=strides:list(int); '
+                                        'attr=padding:string,allowed=["SAME", "VALID", "EXPLICIT"]; '
+                                        'attr=explicit_paddings:list(int),default=[]; '
+                                        'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                                        'attr=dilations:list(int),default=[1, 1, 1, 1]>'),
+ 'Digamma': (('bfloat16', 'half', 'float', 'double'),
+             'Op<name=Digamma; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
+             'DT_DOUBLE]>'),
+ 'DivNoNan': (('half', 'float', 'bfloat16', 'double', 'complex64', 'complex128'),
+              'Op<name=DivNoNan; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_HALF, DT_FLOAT, DT_BFLOAT16, '
+              'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Einsum': (None,
+            'Op<name=Einsum; signature=inputs:N*T -> output:T; attr=equation:string; attr=N:int,min=1; '
+            'attr=T:type>'),
+ 'Elu': (('half', 'bfloat16', 'float', 'double'),
+         'Op<name=Elu; signature=features:T -> activations:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, '
+         'DT_FLOAT, DT_DOUBLE]>'),
+ 'EluGrad': (('half', 'bfloat16', 'float', 'double'),
+             'Op<name=EluGrad; signature=gradients:T, outputs:T -> backprops:T; attr=T:type,allowed=[DT_HALF, '
+             'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
  'Equal': (None,
            'Op<name=Equal; signature=x:T, y:T -> z:bool; attr=T:type; '
            'attr=incompatible_shape_error:bool,default=true; is_commutative=true>'),
+ 'Erf': (('bfloat16', 'half', 'float', 'double'),
+         'Op<name=Erf; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE]>'),
+ 'Erfc': (('bfloat16', 'half', 'float', 'double'),
+          'Op<name=Erfc; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE]>'),
+ 'EuclideanNorm': (('float',
+                    'double',
+                    'int32',
+                    'uint8',
+                    'int16',
+                    'int8',
+                    'complex64',
+                    'int64',
+                    'qint8',
+                    'quint8',
+                    'qint32',
+                    'bfloat16',
+                    'qint16',
+                    'quint16',
+                    'uint16',
+                    'complex128',
+                    'half',
+                    'uint32',
+                    'uint64'),
+                   'Op<name=EuclideanNorm; signature=input:T, reduction_indices:Tidx -> output:T; '
+                   'attr=keep_dims:bool,default=false; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, '
+                   'DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, '
+                   'DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+                   'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Exp': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
          'Op<name=Exp; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
          'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'ExpandDims': (None,
+                'Op<name=ExpandDims; signature=input:T, dim:Tdim -> output:T; attr=T:type; '
+                'attr=Tdim:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'Expm1': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+           'Op<name=Expm1; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+           'DT_COMPLEX64, DT_COMPLEX128]>'),
  'Fill': (None,
           'Op<name=Fill; signature=dims:index_type, value:T -> output:T; attr=T:type; '
           'attr=index_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
@@ -135,6 +434,14 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                'double'),
               'Op<name=FloorMod; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_INT8, DT_INT16, DT_INT32, '
               'DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE]>'),
+ 'GatherNd': (None,
+              'Op<name=GatherNd; signature=params:Tparams, indices:Tindices -> output:Tparams; attr=Tparams:type; '
+              'attr=Tindices:type,allowed=[DT_INT16, DT_INT32, DT_INT64]; '
+              'attr=bad_indices_policy:string,default="">'),
+ 'GatherV2': (None,
+              'Op<name=GatherV2; signature=params:Tparams, indices:Tindices, axis:Taxis -> output:Tparams; '
+              'attr=batch_dims:int,default=0; attr=Tparams:type; attr=Tindices:type,allowed=[DT_INT16, DT_INT32, '
+              'DT_INT64]; attr=Taxis:type,allowed=[DT_INT32, DT_INT64]>'),
  'Greater': (('float',
               'double',
               'int32',
@@ -172,6 +479,25 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Invert': (('int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'),
             'Op<name=Invert; signature=x:T -> y:T; attr=T:type,allowed=[DT_INT8, DT_INT16, DT_INT32, DT_INT64, '
             'DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64]>'),
+ 'IsFinite': (('bfloat16', 'half', 'float', 'double'),
+              'Op<name=IsFinite; signature=x:T -> y:bool; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
+              'DT_DOUBLE]>'),
+ 'IsInf': (('bfloat16', 'half', 'float', 'double'),
+           'Op<name=IsInf; signature=x:T -> y:bool; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
+           'DT_DOUBLE]>'),
+ 'IsNan': (('bfloat16', 'half', 'float', 'double'),
+           'Op<name=IsNan; signature=x:T -> y:bool; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
+           'DT_DOUBLE]>'),
+ 'L2Loss': (('half', 'bfloat16', 'float', 'double'),
+            'Op<name=L2Loss; signature=t:T -> output:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+            'DT_DOUBLE]>'),
+ 'LeakyRelu': (('half', 'bfloat16', 'float', 'double'),
+               'Op<name=LeakyRelu; signature=features:T -> activations:T; attr=alpha:float,default=0.2; '
+               'attr=T:type,default=DT_FLOAT,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'LeakyReluGrad': (('half', 'bfloat16', 'float', 'double'),
+                   'Op<name=LeakyReluGrad; signature=gradients:T, features:T -> backprops:T; '
+                   'attr=alpha:float,default=0.2; attr=T:type,default=DT_FLOAT,allowed=[DT_HALF, DT_BFLOAT16, '
+                   'DT_FLOAT, DT_DOUBLE]>'),
  'Less': (('float',
            'double',
            'int32',
@@ -201,9 +527,25 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                'Op<name=LessEqual; signature=x:T, y:T -> z:bool; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
                'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, '
                'DT_UINT64]>'),
+ 'Lgamma': (('bfloat16', 'half', 'float', 'double'),
+            'Op<name=Lgamma; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
+            'DT_DOUBLE]>'),
+ 'LinSpace': (('bfloat16', 'half', 'float', 'double'),
+              'Op<name=LinSpace; signature=start:T, stop:T, num:Tidx -> output:T; '
+              'attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE]; '
+              'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Log': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
          'Op<name=Log; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
          'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Log1p': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+           'Op<name=Log1p; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+           'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'LogMatrixDeterminant': (('half', 'float', 'double', 'complex64', 'complex128'),
+                          'Op<name=LogMatrixDeterminant; signature=input:T -> sign:T, log_abs_determinant:T; '
+                          'attr=T:type,allowed=[DT_HALF, DT_FLOAT, DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'LogSoftmax': (('half', 'bfloat16', 'float', 'double'),
+                'Op<name=LogSoftmax; signature=logits:T -> logsoftmax:T; attr=T:type,allowed=[DT_HALF, '
+                'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
  'LogicalAnd': (None, 'Op<name=LogicalAnd; signature=x:bool, y:bool -> z:bool; is_commutative=true>'),
  'LogicalNot': (None, 'Op<name=LogicalNot; signature=x:bool -> y:bool>'),
  'LogicalOr': (None, 'Op<name=LogicalOr; signature=x:bool, y:bool -> z:bool; is_commutative=true>'),
@@ -223,6 +565,36 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
             'attr=transpose_b:bool,default=false; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
             'DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_COMPLEX64, DT_COMPLEX128]; '
             'attr=grad_a:bool,default=false; attr=grad_b:bool,default=false>'),
+ 'MatrixBandPart': (None,
+                    'Op<name=MatrixBandPart; signature=input:T, num_lower:Tindex, num_upper:Tindex -> band:T; '
+                    'attr=T:type; attr=Tindex:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'MatrixDeterminant': (('half', 'float', 'double', 'complex64', 'complex128'),
+                       'Op<name=MatrixDeterminant; signature=input:T -> output:T; attr=T:type,allowed=[DT_HALF, '
+                       'DT_FLOAT, DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'MatrixDiagPartV3': (None,
+                      'Op<name=MatrixDiagPartV3; signature=input:T, k:int32, padding_value:T -> diagonal:T; '
+                      'attr=T:type; attr=align:string,default="RIGHT_LEFT",allowed=["LEFT_RIGHT", "RIGHT_LEFT", '
+                      '"LEFT_LEFT", "RIGHT_RIGHT"]>'),
+ 'MatrixDiagV3': (None,
+                  'Op<name=MatrixDiagV3; signature=diagonal:T, k:int32, num_rows:int32, num_cols:int32, '
+                  'padding_value:T -> output:T; attr=T:type; '
+                  'attr=align:string,default="RIGHT_LEFT",allowed=["LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", '
+                  '"RIGHT_RIGHT"]>'),
+ 'MatrixInverse': (('double', 'float', 'half', 'complex64', 'complex128'),
+                   'Op<name=MatrixInverse; signature=input:T -> output:T; attr=adjoint:bool,default=false; '
+                   'attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, DT_HALF, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'MatrixSetDiagV3': (None,
+                     'Op<name=MatrixSetDiagV3; signature=input:T, diagonal:T, k:int32 -> output:T; attr=T:type; '
+                     'attr=align:string,default="RIGHT_LEFT",allowed=["LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", '
+                     '"RIGHT_RIGHT"]>'),
+ 'MatrixSolve': (('double', 'float', 'half', 'complex64', 'complex128'),
+                 'Op<name=MatrixSolve; signature=matrix:T, rhs:T -> output:T; attr=adjoint:bool,default=false; '
+                 'attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, DT_HALF, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'MatrixTriangularSolve': (('bfloat16', 'double', 'float', 'half', 'complex64', 'complex128'),
+                           'Op<name=MatrixTriangularSolve; signature=matrix:T, rhs:T -> output:T; '
+                           'attr=lower:bool,default=true; attr=adjoint:bool,default=false; '
+                           'attr=T:type,allowed=[DT_BFLOAT16, DT_DOUBLE, DT_FLOAT, DT_HALF, DT_COMPLEX64, '
+                           'DT_COMPLEX128]>'),
  'Max': (('float',
           'double',
           'int32',
@@ -244,6 +616,59 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
          'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, '
          'DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_QINT16, DT_QUINT16]; '
          'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'MaxPool': (('half',
+              'bfloat16',
+              'float',
+              'double',
+              'int32',
+              'int64',
+              'uint8',
+              'int16',
+              'int8',
+              'uint16',
+              'qint8'),
+             'Op<name=MaxPool; signature=input:T -> output:T; attr=T:type,default=DT_FLOAT,allowed=[DT_HALF, '
+             'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_INT16, DT_INT8, DT_UINT16, '
+             'DT_QINT8]; attr=ksize:list(int),min=4; attr=strides:list(int),min=4; '
+             'attr=padding:string,allowed=["SAME", "VALID", "EXPLICIT"]; '
+             'attr=explicit_paddings:list(int),default=[]; '
+             'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW", "NCHW_VECT_C"]>'),
+ 'MaxPoolGrad': (('float',
+                  'double',
+                  'int32',
+                  'uint8',
+                  'int16',
+                  'int8',
+                  'int64',
+                  'bfloat16',
+                  'uint16',
+                  'half',
+                  'uint32',
+                  'uint64'),
+                 'Op<name=MaxPoolGrad; signature=orig_input:T, orig_output:T, grad:T -> output:T; '
+                 'attr=ksize:list(int),min=4; attr=strides:list(int),min=4; attr=padding:string,allowed=["SAME", '
+                 '"VALID", "EXPLICIT"]; attr=explicit_paddings:list(int),default=[]; '
+                 'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                 'attr=T:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, '
+                 'DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]>'),
+ 'MaxPoolGradGrad': (('float',
+                      'double',
+                      'int32',
+                      'uint8',
+                      'int16',
+                      'int8',
+                      'int64',
+                      'bfloat16',
+                      'uint16',
+                      'half',
+                      'uint32',
+                      'uint64'),
+                     'Op<name=MaxPoolGradGrad; signature=orig_input:T, orig_output:T, grad:T -> output:T; '
+                     'attr=ksize:list(int),min=4; attr=strides:list(int),min=4; '
+                     'attr=padding:string,allowed=["SAME", "VALID"]; '
+                     'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
+                     'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, '
+                     'DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]>'),
  'Maximum': (('bfloat16',
               'half',
               'float',
@@ -317,6 +742,14 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
               'uint64'),
              'Op<name=Minimum; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
              'DT_DOUBLE, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64]>'),
+ 'MirrorPad': (None,
+               'Op<name=MirrorPad; signature=input:T, paddings:Tpaddings -> output:T; attr=T:type; '
+               'attr=Tpaddings:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]; '
+               'attr=mode:string,allowed=["REFLECT", "SYMMETRIC"]>'),
+ 'MirrorPadGrad': (None,
+                   'Op<name=MirrorPadGrad; signature=input:T, paddings:Tpaddings -> output:T; attr=T:type; '
+                   'attr=Tpaddings:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]; '
+                   'attr=mode:string,allowed=["REFLECT", "SYMMETRIC"]>'),
  'Mul': (('bfloat16',
           'half',
           'float',
@@ -334,12 +767,36 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
          'Op<name=Mul; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
          'DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_INT32, DT_UINT32, DT_UINT64, DT_INT64, DT_COMPLEX64, '
          'DT_COMPLEX128]; is_commutative=true>'),
+ 'MulNoNan': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+              'Op<name=MulNoNan; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
+              'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Multinomial': (('float',
+                  'double',
+                  'int32',
+                  'uint8',
+                  'int16',
+                  'int8',
+                  'int64',
+                  'bfloat16',
+                  'uint16',
+                  'half',
+                  'uint32',
+                  'uint64'),
+                 'Op<name=Multinomial; signature=logits:T, num_samples:int32 -> output:output_dtype; '
+                 'attr=seed:int,default=0; attr=seed2:int,default=0; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+                 'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, '
+                 'DT_UINT64]; attr=output_dtype:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]; '
+                 'is_stateful=true>'),
  'Neg': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128'),
          'Op<name=Neg; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
          'DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]>'),
  'NotEqual': (None,
               'Op<name=NotEqual; signature=x:T, y:T -> z:bool; attr=T:type; '
               'attr=incompatible_shape_error:bool,default=true; is_commutative=true>'),
+ 'OneHot': (None,
+            'Op<name=OneHot; signature=indices:TI, depth:int32, on_value:T, off_value:T -> output:T; '
+            'attr=axis:int,default=-1; attr=T:type; attr=TI:type,default=DT_INT64,allowed=[DT_UINT8, DT_INT8, '
+            'DT_INT32, DT_INT64]>'),
  'OnesLike': (('bfloat16',
                'half',
                'float',
@@ -361,9 +818,60 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Pack': (None,
           'Op<name=Pack; signature=values:N*T -> output:T; attr=N:int,min=1; attr=T:type; '
           'attr=axis:int,default=0>'),
+ 'Pad': (None,
+         'Op<name=Pad; signature=input:T, paddings:Tpaddings -> output:T; attr=T:type; '
+         'attr=Tpaddings:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'PadV2': (None,
+           'Op<name=PadV2; signature=input:T, paddings:Tpaddings, constant_values:T -> output:T; attr=T:type; '
+           'attr=Tpaddings:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'Polygamma': (('float', 'double'),
+               'Op<name=Polygamma; signature=a:T, x:T -> z:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE]>'),
  'Pow': (('bfloat16', 'float', 'half', 'double', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128'),
          'Op<name=Pow; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_FLOAT, DT_HALF, DT_DOUBLE, '
          'DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Prod': (('float',
+           'double',
+           'int32',
+           'uint8',
+           'int16',
+           'int8',
+           'complex64',
+           'int64',
+           'qint8',
+           'quint8',
+           'qint32',
+           'bfloat16',
+           'qint16',
+           'quint16',
+           'uint16',
+           'complex128',
+           'half',
+           'uint32',
+           'uint64'),
+          'Op<name=Prod; signature=input:T, reduction_indices:Tidx -> output:T; '
+          'attr=keep_dims:bool,default=false; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, '
+          'DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+          'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+          'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'Qr': (('double', 'float', 'half', 'complex64', 'complex128'),
+        'Op<name=Qr; signature=input:T -> q:T, r:T; attr=full_matrices:bool,default=false; '
+        'attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, DT_HALF, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'RandomShuffle': (None,
+                   'Op<name=RandomShuffle; signature=value:T -> output:T; attr=seed:int,default=0; '
+                   'attr=seed2:int,default=0; attr=T:type; is_stateful=true>'),
+ 'RandomStandardNormal': (('int32', 'int64'),
+                          'Op<name=RandomStandardNormal; signature=shape:T -> output:dtype; '
+                          'attr=seed:int,default=0; attr=seed2:int,default=0; attr=dtype:type,allowed=[DT_HALF, '
+                          'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; attr=T:type,allowed=[DT_INT32, DT_INT64]; '
+                          'is_stateful=true>'),
+ 'RandomUniform': (('int32', 'int64'),
+                   'Op<name=RandomUniform; signature=shape:T -> output:dtype; attr=seed:int,default=0; '
+                   'attr=seed2:int,default=0; attr=dtype:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+                   'DT_DOUBLE]; attr=T:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'RandomUniformInt': (('int32', 'int64'),
+                      'Op<name=RandomUniformInt; signature=shape:T, minval:Tout, maxval:Tout -> output:Tout; '
+                      'attr=seed:int,default=0; attr=seed2:int,default=0; attr=Tout:type,allowed=[DT_INT32, '
+                      'DT_INT64]; attr=T:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
  'ReadVariableOp': (None,
                     'Op<name=ReadVariableOp; signature=resource:resource -> value:dtype; attr=dtype:type; '
                     'is_stateful=true>'),
@@ -416,6 +924,36 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
           'Op<name=Relu; signature=features:T -> activations:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
           'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, '
           'DT_UINT64, DT_QINT8]>'),
+ 'Relu6': (('float',
+            'double',
+            'int32',
+            'uint8',
+            'int16',
+            'int8',
+            'int64',
+            'bfloat16',
+            'uint16',
+            'half',
+            'uint32',
+            'uint64'),
+           'Op<name=Relu6; signature=features:T -> activations:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+           'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, '
+           'DT_UINT64]>'),
+ 'Relu6Grad': (('float',
+                'double',
+                'int32',
+                'uint8',
+                'int16',
+                'int8',
+                'int64',
+                'bfloat16',
+                'uint16',
+                'half',
+                'uint32',
+                'uint64'),
+               'Op<name=Relu6Grad; signature=gradients:T, features:T -> backprops:T; '
+               'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, '
+               'DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]>'),
  'ReluGrad': (('float',
                'double',
                'int32',
@@ -434,13 +972,152 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Reshape': (None,
              'Op<name=Reshape; signature=tensor:T, shape:Tshape -> output:T; attr=T:type; '
              'attr=Tshape:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'ReverseV2': (('uint8',
+                'int8',
+                'uint16',
+                'int16',
+                'int32',
+                'uint32',
+                'int64',
+                'uint64',
+                'bool',
+                'bfloat16',
+                'half',
+                'float',
+                'double',
+                'complex64',
+                'complex128',
+                'string'),
+               'Op<name=ReverseV2; signature=tensor:T, axis:Tidx -> output:T; '
+               'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]; attr=T:type,allowed=[DT_UINT8, '
+               'DT_INT8, DT_UINT16, DT_INT16, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64, DT_BOOL, DT_BFLOAT16, '
+               'DT_HALF, DT_FLOAT, DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128, DT_STRING]>'),
+ 'Roll': (None,
+          'Op<name=Roll; signature=input:T, shift:Tshift, axis:Taxis -> output:T; attr=T:type; '
+          'attr=Tshift:type,allowed=[DT_INT32, DT_INT64]; attr=Taxis:type,allowed=[DT_INT32, DT_INT64]>'),
  'Round': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128'),
            'Op<name=Round; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
            'DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]>'),
  'Rsqrt': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
            'Op<name=Rsqrt; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
            'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'ScatterNd': (None,
+               'Op<name=ScatterNd; signature=indices:Tindices, updates:T, shape:Tindices -> output:T; '
+               'attr=T:type; attr=Tindices:type,allowed=[DT_INT16, DT_INT32, DT_INT64]; '
+               'attr=bad_indices_policy:string,default="">'),
+ 'SegmentMax': (('float',
+                 'double',
+                 'int32',
+                 'uint8',
+                 'int16',
+                 'int8',
+                 'int64',
+                 'bfloat16',
+                 'uint16',
+                 'half',
+                 'uint32',
+                 'uint64'),
+                'Op<name=SegmentMax; signature=data:T, segment_ids:Tindices -> output:T; '
+                'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, '
+                'DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, '
+                'DT_INT64]>'),
+ 'SegmentMean': (('float',
+                  'double',
+                  'int32',
+                  'uint8',
+                  'int16',
+                  'int8',
+                  'complex64',
+                  'int64',
+                  'qint8',
+                  'quint8',
+                  'qint32',
+                  'bfloat16',
+                  'qint16',
+                  'quint16',
+                  'uint16',
+                  'complex128',
+                  'half',
+                  'uint32',
+                  'uint64'),
+                 'Op<name=SegmentMean; signature=data:T, segment_ids:Tindices -> output:T; '
+                 'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, '
+                 'DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, '
+                 'DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, '
+                 'DT_INT64]>'),
+ 'SegmentMin': (('float',
+                 'double',
+                 'int32',
+                 'uint8',
+                 'int16',
+                 'int8',
+                 'int64',
+                 'bfloat16',
+                 'uint16',
+                 'half',
+                 'uint32',
+                 'uint64'),
+                'Op<name=SegmentMin; signature=data:T, segment_ids:Tindices -> output:T; '
+                'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, '
+                'DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, '
+                'DT_INT64]>'),
+ 'SegmentProd': (('float',
+                  'double',
+                  'int32',
+                  'uint8',
+                  'int16',
+                  'int8',
+                  'complex64',
+                  'int64',
+                  'qint8',
+                  'quint8',
+                  'qint32',
+                  'bfloat16',
+                  'qint16',
+                  'quint16',
+                  'uint16',
+                  'complex128',
+                  'half',
+                  'uint32',
+                  'uint64'),
+                 'Op<name=SegmentProd; signature=data:T, segment_ids:Tindices -> output:T; '
+                 'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, '
+                 'DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, '
+                 'DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, '
+                 'DT_INT64]>'),
+ 'SegmentSum': (('float',
+                 'double',
+                 'int32',
+                 'uint8',
+                 'int16',
+                 'int8',
+                 'complex64',
+                 'int64',
+                 'qint8',
+                 'quint8',
+                 'qint32',
+                 'bfloat16',
+                 'qint16',
+                 'quint16',
+                 'uint16',
+                 'complex128',
+                 'half',
+                 'uint32',
+                 'uint64'),
+                'Op<name=SegmentSum; signature=data:T, segment_ids:Tindices -> output:T; '
+                'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, '
+                'DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, '
+                'DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]>'),
  'SelectV2': (None, 'Op<name=SelectV2; signature=condition:bool, t:T, e:T -> output:T; attr=T:type>'),
+ 'SelfAdjointEigV2': (('double', 'float', 'half', 'complex64', 'complex128'),
+                      'Op<name=SelfAdjointEigV2; signature=input:T -> e:T, v:T; attr=compute_v:bool,default=true; '
+                      'attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, DT_HALF, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Selu': (('half', 'bfloat16', 'float', 'double'),
+          'Op<name=Selu; signature=features:T -> activations:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, '
+          'DT_FLOAT, DT_DOUBLE]>'),
+ 'SeluGrad': (('half', 'bfloat16', 'float', 'double'),
+              'Op<name=SeluGrad; signature=gradients:T, outputs:T -> backprops:T; attr=T:type,allowed=[DT_HALF, '
+              'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
  'Sigmoid': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
              'Op<name=Sigmoid; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
              'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
@@ -450,9 +1127,43 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Sign': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128'),
           'Op<name=Sign; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
           'DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Sin': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+         'Op<name=Sin; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+         'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Sinh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+          'Op<name=Sinh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+          'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Slice': (None,
+           'Op<name=Slice; signature=input:T, begin:Index, size:Index -> output:T; attr=T:type; '
+           'attr=Index:type,allowed=[DT_INT32, DT_INT64]>'),
  'Softmax': (('half', 'bfloat16', 'float', 'double'),
              'Op<name=Softmax; signature=logits:T -> softmax:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, '
              'DT_FLOAT, DT_DOUBLE]>'),
+ 'SoftmaxCrossEntropyWithLogits': (('half', 'bfloat16', 'float', 'double'),
+                                   'Op<name=SoftmaxCrossEntropyWithLogits; signature=features:T, labels:T -> '
+                                   'loss:T, backprop:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+                                   'DT_DOUBLE]>'),
+ 'Softplus': (('half', 'bfloat16', 'float', 'double'),
+              'Op<name=Softplus; signature=features:T -> activations:T; attr=T:type,allowed=[DT_HALF, '
+              'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'Softsign': (('half', 'bfloat16', 'float', 'double'),
+              'Op<name=Softsign; signature=features:T -> activations:T; attr=T:type,allowed=[DT_HALF, '
+              'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'SoftsignGrad': (('half', 'bfloat16', 'float', 'double'),
+                  'Op<name=SoftsignGrad; signature=gradients:T, features:T -> backprops:T; '
+                  'attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'SparseSoftmaxCrossEntropyWithLogits': (('half', 'bfloat16', 'float', 'double'),
+                                         'Op<name=SparseSoftmaxCrossEntropyWithLogits; signature=features:T, '
+                                         'labels:Tlabels -> loss:T, backprop:T; attr=T:type,allowed=[DT_HALF, '
+                                         'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; '
+                                         'attr=Tlabels:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'Split': (None,
+           'Op<name=Split; signature=split_dim:int32, value:T -> output:num_split*T; attr=num_split:int,min=1; '
+           'attr=T:type>'),
+ 'SplitV': (None,
+            'Op<name=SplitV; signature=value:T, size_splits:Tlen, split_dim:int32 -> output:num_split*T; '
+            'attr=num_split:int,min=1; attr=T:type; attr=Tlen:type,default=DT_INT64,allowed=[DT_INT8, DT_INT32, '
+            'DT_INT64]>'),
  'Sqrt': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
           'Op<name=Sqrt; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
           'DT_COMPLEX64, DT_COMPLEX128]>'),
@@ -476,6 +1187,13 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
             'Op<name=Square; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
             'DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, '
             'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'SquaredDifference': (('bfloat16', 'half', 'float', 'double', 'int32', 'int64', 'complex64', 'complex128'),
+                       'Op<name=SquaredDifference; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, '
+                       'DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]; '
+                       'is_commutative=true>'),
+ 'Squeeze': (None,
+             'Op<name=Squeeze; signature=input:T -> output:T; attr=T:type; '
+             'attr=squeeze_dims:list(int),default=[],min=0>'),
  'StopGradient': (None, 'Op<name=StopGradient; signature=input:T -> output:T; attr=T:type>'),
  'StridedSlice': (None,
                   'Op<name=StridedSlice; signature=input:T, begin:Index, end:Index, strides:Index -> output:T; '
@@ -528,15 +1246,150 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
          'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, '
          'DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, '
          'DT_HALF, DT_UINT32, DT_UINT64]; attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'Svd': (('double', 'float', 'half', 'complex64', 'complex128'),
+         'Op<name=Svd; signature=input:T -> s:T, u:T, v:T; attr=compute_uv:bool,default=true; '
+         'attr=full_matrices:bool,default=false; attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, DT_HALF, DT_COMPLEX64, '
+         'DT_COMPLEX128]>'),
+ 'Tan': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
+         'Op<name=Tan; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
+         'DT_COMPLEX64, DT_COMPLEX128]>'),
  'Tanh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
           'Op<name=Tanh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
           'DT_COMPLEX64, DT_COMPLEX128]>'),
  'TanhGrad': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
               'Op<name=TanhGrad; signature=y:T, dy:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
               'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'TensorScatterAdd': (None,
+                      'Op<name=TensorScatterAdd; signature=tensor:T, indices:Tindices, updates:T -> output:T; '
+                      'attr=T:type; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                      'attr=bad_indices_policy:string,default="">'),
+ 'TensorScatterMax': (None,
+                      'Op<name=TensorScatterMax; signature=tensor:T, indices:Tindices, updates:T -> output:T; '
+                      'attr=T:type; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                      'attr=bad_indices_policy:string,default="">'),
+ 'TensorScatterMin': (None,
+                      'Op<name=TensorScatterMin; signature=tensor:T, indices:Tindices, updates:T -> output:T; '
+                      'attr=T:type; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                      'attr=bad_indices_policy:string,default="">'),
+ 'TensorScatterSub': (None,
+                      'Op<name=TensorScatterSub; signature=tensor:T, indices:Tindices, updates:T -> output:T; '
+                      'attr=T:type; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                      'attr=bad_indices_policy:string,default="">'),
+ 'TensorScatterUpdate': (None,
+                         'Op<name=TensorScatterUpdate; signature=tensor:T, indices:Tindices, updates:T -> '
+                         'output:T; attr=T:type; attr=Tindices:type,allowed=[DT_INT16, DT_INT32, DT_INT64, '
+                         'DT_UINT16]; attr=bad_indices_policy:string,default="">'),
+ 'Tile': (None,
+          'Op<name=Tile; signature=input:T, multiples:Tmultiples -> output:T; attr=T:type; '
+          'attr=Tmultiples:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'TopKV2': (('float',
+             'double',
+             'int32',
+             'uint8',
+             'int16',
+             'int8',
+             'int64',
+             'bfloat16',
+             'uint16',
+             'half',
+             'uint32',
+             'uint64'),
+            'Op<name=TopKV2; signature=input:T, k:Tk -> values:T, indices:index_type; '
+            'attr=sorted:bool,default=true; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, '
+            'DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]; '
+            'attr=Tk:type,default=DT_INT32,allowed=[DT_INT16, DT_INT32, DT_INT64]; '
+            'attr=index_type:type,default=DT_INT32,allowed=[DT_INT16, DT_INT32, DT_INT64]>'),
  'Transpose': (None,
                'Op<name=Transpose; signature=x:T, perm:Tperm -> y:T; attr=T:type; '
                'attr=Tperm:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'TruncatedNormal': (('int32', 'int64'),
+                     'Op<name=TruncatedNormal; signature=shape:T -> output:dtype; attr=seed:int,default=0; '
+                     'attr=seed2:int,default=0; attr=dtype:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+                     'DT_DOUBLE]; attr=T:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'UnsortedSegmentMax': (('float',
+                         'double',
+                         'int32',
+                         'uint8',
+                         'int16',
+                         'int8',
+                         'int64',
+                         'bfloat16',
+                         'uint16',
+                         'half',
+                         'uint32',
+                         'uint64'),
+                        'Op<name=UnsortedSegmentMax; signature=data:T, segment_ids:Tindices, '
+                        'num_segments:Tnumsegments -> output:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+                        'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, '
+                        'DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                        'attr=Tnumsegments:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'UnsortedSegmentMin': (('float',
+                         'double',
+                         'int32',
+                         'uint8',
+                         'int16',
+                         'int8',
+                         'int64',
+                         'bfloat16',
+                         'uint16',
+                         'half',
+                         'uint32',
+                         'uint64'),
+                        'Op<name=UnsortedSegmentMin; signature=data:T, segment_ids:Tindices, '
+                        'num_segments:Tnumsegments -> output:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+                        'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, '
+                        'DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                        'attr=Tnumsegments:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'UnsortedSegmentProd': (('float',
+                          'double',
+                          'int32',
+                          'uint8',
+                          'int16',
+                          'int8',
+                          'complex64',
+                          'int64',
+                          'qint8',
+                          'quint8',
+                          'qint32',
+                          'bfloat16',
+                          'qint16',
+                          'quint16',
+                          'uint16',
+                          'complex128',
+                          'half',
+                          'uint32',
+                          'uint64'),
+                         'Op<name=UnsortedSegmentProd; signature=data:T, segment_ids:Tindices, '
+                         'num_segments:Tnumsegments -> output:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+                         'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, '
+                         'DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, '
+                         'DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                         'attr=Tnumsegments:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'UnsortedSegmentSum': (('float',
+                         'double',
+                         'int32',
+                         'uint8',
+                         'int16',
+                         'int8',
+                         'complex64',
+                         'int64',
+                         'qint8',
+                         'quint8',
+                         'qint32',
+                         'bfloat16',
+                         'qint16',
+                         'quint16',
+                         'uint16',
+                         'complex128',
+                         'half',
+                         'uint32',
+                         'uint64'),
+                        'Op<name=UnsortedSegmentSum; signature=data:T, segment_ids:Tindices, '
+                        'num_segments:Tnumsegments -> output:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+                        'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, '
+                        'DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, '
+                        'DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT16, DT_INT32, DT_INT64]; '
+                        'attr=Tnumsegments:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Where': (('float',
             'double',
             'int32',
@@ -561,4 +1414,15 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
            'DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, '
            'DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, '
            'DT_UINT64, DT_BOOL]>'),
- 'ZerosLike': (None, 'Op<name=ZerosLike; signature=x:T -> y:T; attr=T:type>')}
+ 'Xdivy': (('half', 'bfloat16', 'float', 'double', 'complex64', 'complex128'),
+           'Op<name=Xdivy; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+           'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Xlog1py': (('half', 'bfloat16', 'float', 'double', 'complex64', 'complex128'),
+             'Op<name=Xlog1py; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+             'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Xlogy': (('half', 'bfloat16', 'float', 'double', 'complex64', 'complex128'),
+           'Op<name=Xlogy; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+           'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'ZerosLike': (None, 'Op<name=ZerosLike; signature=x:T -> y:T; attr=T:type>'),
+ 'Zeta': (('float', 'double'),
+          'Op<name=Zeta; signature=x:T, q:T -> z:T; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE]>')}

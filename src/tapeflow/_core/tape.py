@@ -224,7 +224,9 @@ def _flat_differentiable(structure, probe):
         if probe == "dtype" and hasattr(x, "dtype"):
             probe = "_id"
         kind = type(x)
-        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        # C types show their dotted path in TF's message; Python classes (IndexedSlices) their bare name.
+        plain = kind.__module__ == "builtins" or getattr(x, "_tapeflow_indexed_slices", False)
+        name = kind.__name__ if plain else f"{kind.__module__}.{kind.__name__}"
         raise AttributeError(f"'{name}' object has no attribute '{probe}'")
     return flat
 

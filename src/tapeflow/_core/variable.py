@@ -8,6 +8,7 @@ are not differentiable, as in TensorFlow.
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
@@ -17,6 +18,27 @@ from .dispatch import record_variable_read
 from .shape import TensorShape
 from .state import STATE, next_id
 from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value
+
+_getrefcount = sys.getrefcount
+
+
+def _sole_holder_count():
+    """What ``_update``'s refcount test reads when only the variable holds its array.
+
+    Measured with the same steps (attribute read into a local, then ``getrefcount``) rather than assumed, since
+    interpreters differ in which references they count (3.14 borrows local references).
+    """
+
+    class Holder:
+        pass
+
+    holder = Holder()
+    holder._value = np.empty(1)
+    value = holder._value
+    return _getrefcount(value)
+
+
+_SOLE_HOLDER = _sole_holder_count()
 
 _new = object.__new__
 
@@ -255,7 +277,14 @@ class Variable:
             raise errors.op_error(op_name, f"Cannot update variable with shape "
                                   f"{errors.shape_str(np.shape(self._value))} using a Tensor with shape "
                                   f"{errors.shape_str(np.shape(d))}, shapes must be equal.")
-        self._value = self._value + d if sign > 0 else self._value - d
+        value = self._value
+        if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
+            # Nothing but this variable holds the array, so no tensor read earlier can see the change: update in
+            # place, as a training loop's ``p -= lr * g`` would, instead of allocating a new array every step.
+            # Views and buffers of the array hold references too, so they also keep this path off.
+            (np.add if sign > 0 else np.subtract)(value, d, out=value)
+        else:
+            self._value = value + d if sign > 0 else value - d
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` (same shape) to the value; returns the variable, or ``None`` with ``read_value=False``."""
@@ -266,6 +295,77 @@ class Variable:
         """Subtract ``delta`` (same shape); returns the variable, or ``None`` with ``read_value=False``."""
         self._update(delta, "AssignSubVariableOp", -1)
         return self._unread() if read_value else None
+
+    # --- sparse reads and updates (ops/gather_ops.py and ops/scatter_ops.py) ---------------------------------
+    def sparse_read(self, indices, name=None):
+        """``tf.gather(variable, indices)``: rows of the value (its gradient is an ``IndexedSlices``)."""
+        from ..ops.gather_ops import gather
+
+        return gather(self, indices)
+
+    def gather_nd(self, indices, name=None):
+        """``tf.gather_nd(variable, indices)``."""
+        from ..ops.scatter_ops import gather_nd
+
+        return gather_nd(self, indices)
+
+    def _scatter(self, kind, sparse_delta):
+        from ..ops.scatter_ops import scatter_variable
+
+        return scatter_variable(self, kind, sparse_delta)
+
+    def _scatter_nd(self, kind, indices, updates):
+        from ..ops.scatter_ops import scatter_nd_variable
+
+        return scatter_nd_variable(self, kind, indices, updates)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Add the rows of an ``IndexedSlices`` at its indices (repeated indices add up); returns the variable."""
+        return self._scatter("add", sparse_delta)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """Subtract the rows of an ``IndexedSlices`` at its indices (repeated indices add up)."""
+        return self._scatter("sub", sparse_delta)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Replace the rows at an ``IndexedSlices``' indices by its values."""
+        return self._scatter("update", sparse_delta)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        """Rows at the indices become the element-wise maximum of themselves and the ``IndexedSlices``' values."""
+        return self._scatter("max", sparse_delta)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        """Rows at the indices become the element-wise minimum of themselves and the ``IndexedSlices``' values."""
+        return self._scatter("min", sparse_delta)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """Multiply the rows at the indices by the ``IndexedSlices``' values."""
+        return self._scatter("mul", sparse_delta)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """Divide the rows at the indices by the ``IndexedSlices``' values."""
+        return self._scatter("div", sparse_delta)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """``tf.tensor_scatter_nd_add`` applied to the variable in place; returns the variable."""
+        return self._scatter_nd("add", indices, updates)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """``tf.tensor_scatter_nd_sub`` applied to the variable in place."""
+        return self._scatter_nd("sub", indices, updates)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """``tf.tensor_scatter_nd_update`` applied to the variable in place."""
+        return self._scatter_nd("update", indices, updates)
+
+    def scatter_nd_max(self, indices, updates, name=None):
+        """``tf.tensor_scatter_nd_max`` applied to the variable in place."""
+        return self._scatter_nd("max", indices, updates)
+
+    def scatter_nd_min(self, indices, updates, name=None):
+        """``tf.tensor_scatter_nd_min`` applied to the variable in place."""
+        return self._scatter_nd("min", indices, updates)
 
     def __getitem__(self, key):
         return _VariableSlice.of(self, key)

@@ -391,12 +391,28 @@ def PACK(*values, axis):
 
 @PACK.defvjp
 def _pack_grad(g, y, *values, axis):
-    return tuple(unstack(g, axis=axis))
+    parts = unstack(g, axis=axis)
+    return parts[0] if len(parts) == 1 else tuple(parts)  # a one-input rule returns its gradient, not a tuple
 
 
 def stack(values, axis=0, name="stack"):
     """Stack a list of rank-R tensors into one rank-(R+1) tensor along ``axis`` (``tf.stack``)."""
+    if not values:
+        return wrap(np.zeros((0,), np.float32))  # TF converts the empty list itself
     tensors = matching(*values)
+    nd = tensors[0]._value.ndim + 1
+    if not -nd <= axis < nd:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+    for i, t in enumerate(tensors):
+        if t._value.dtype != tensors[0]._value.dtype:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute Pack as input #{i}(zero-based) was expected to be a "
+                f"{c_name(tensors[0].dtype)} tensor but is a {c_name(t.dtype)} tensor [Op:Pack] name: {name}")
+        if t._value.shape != tensors[0]._value.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"{{{{function_node __wrapped__Pack_N_{len(tensors)}_device_{errors.CPU_DEVICE}}}}} Shapes "
+                f"of all inputs must match: values[0].shape = {errors.shape_str(tensors[0]._value.shape)} != "
+                f"values[{i}].shape = {errors.shape_str(t._value.shape)} [Op:Pack] name: {name}")
     return execute(PACK, tensors, {"axis": axis})
 
 
@@ -428,10 +444,14 @@ def _unpack_grad(gs, ys, x, num, axis):
 def unstack(value, num=None, axis=0, name="unstack"):
     """Split ``value`` along ``axis`` into a list of tensors (``tf.unstack``)."""
     x = to_tensor(value)
+    nd = x._value.ndim
+    if not -nd <= axis < nd:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
     n = x._value.shape[axis]
     if num is not None and num != n:
-        raise ValueError(f"Cannot infer argument `num` from shape {x.shape}" if num is None else
-                         f"Dimension {axis} in both shapes must be equal, but are {n} and {num}.")
+        raise errors.InvalidArgumentError(
+            None, None, f"{{{{function_node __wrapped__Unpack_num_{num}_device_{errors.CPU_DEVICE}}}}} Input shape "
+            f"axis {axis % nd} must equal {num}, got shape {errors.shape_str(x._value.shape)} [Op:Unpack] name: {name}")
     return list(execute(_Unpack.get(n), (x,), {"num": n, "axis": axis})) if n else []
 
 
@@ -446,14 +466,21 @@ def stack_nested(values, dtype=None):
 # ------------------------------------------------------------------------------------------ shape queries
 
 
-def shape(input, out_type=_dtypes.int32, name=None):
-    """The shape of ``input`` as a 1-D integer tensor (``tf.shape``)."""
-    return wrap(np.array(to_tensor(input)._value.shape, dtype=_dtypes.as_dtype(out_type).as_numpy_dtype))
+def shape(input, out_type=None, name=None):
+    """The shape of ``input`` as a 1-D integer tensor, int32 unless ``out_type`` says int64 (``tf.shape``)."""
+    out_type = _dtypes.int32 if out_type is None else _dtypes.as_dtype(out_type)
+    if out_type not in (_dtypes.int32, _dtypes.int64):
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'out_type' of {c_name(out_type)} is not in the list of allowed values: int32, "
+            "int64\n\t; NodeDef: {{node Shape}}; Op<name=Shape; signature=input:T -> output:out_type; attr=T:type; "
+            "attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]> [Op:Shape] name: ")
+    return wrap(np.array(to_tensor(input)._value.shape, dtype=out_type.as_numpy_dtype))
 
 
-def size(input, out_type=_dtypes.int32, name=None):
-    """The number of elements of ``input`` as a scalar integer tensor (``tf.size``)."""
-    return wrap(_dtypes.as_dtype(out_type).as_numpy_dtype(np.size(to_tensor(input)._value)))
+def size(input, out_type=None, name=None):
+    """The number of elements of ``input`` as a scalar tensor, int32 unless ``out_type`` says (``tf.size``)."""
+    out_type = _dtypes.int32 if out_type is None else _dtypes.as_dtype(out_type)
+    return wrap(out_type.as_numpy_dtype(np.size(to_tensor(input)._value)))
 
 
 def rank(input, name=None):
@@ -474,7 +501,7 @@ def strided_slice_index(key):
     for k in items:
         if k is None or k is Ellipsis or isinstance(k, slice):
             if isinstance(k, slice):
-                k = slice(*(_index_int(v, key) if v is not None else None for v in (k.start, k.stop, k.step)))
+                k = slice(*(_index_int(v, v) if v is not None else None for v in (k.start, k.stop, k.step)))
             out.append(k)
         else:
             out.append(_index_int(k, key))
@@ -486,6 +513,8 @@ def _index_int(v, key):
         raise TypeError(_INDEX_ERROR.format(v))
     if isinstance(v, (int, np.integer)):
         return int(v)
+    if getattr(v, "_tapeflow_variable", False):
+        v = v.read_value()
     if isinstance(v, Tensor) and v._value.ndim == 0 and v._value.dtype.kind in "iu":
         return int(v._value)
     raise TypeError(_INDEX_ERROR.format(key if not isinstance(key, tuple) else v))
@@ -494,6 +523,8 @@ def _index_int(v, key):
 def _check_index(shape, index):
     """Refuse an index as TF's StridedSlice kernel does (TF's wording; the ``strided_slice/`` name scope)."""
     nd = len(shape)
+    if sum(1 for k in index if k is Ellipsis) > 1:
+        raise errors.op_error("StridedSlice", "Multiple ellipses in slice spec not allowed", name="strided_slice/")
     consumed = sum(1 for k in index if k is not None and k is not Ellipsis)
     if nd == 0 and consumed:
         raise errors.op_error("StridedSlice", "Attempting to slice scalar input.", name="strided_slice/")
@@ -501,10 +532,12 @@ def _check_index(shape, index):
         raise errors.op_error("StridedSlice", f"Index out of range using input dim {nd}; input has only {nd} dims",
                               name="strided_slice/")
     axis = 0
-    for k in index:
+    for i, k in enumerate(index):
         if k is Ellipsis:
             axis += nd - consumed
         elif k is not None:
+            if isinstance(k, slice) and k.step == 0:
+                raise errors.op_error("StridedSlice", f"strides[{i}] must be non-zero", name="strided_slice/")
             if isinstance(k, int) and not -shape[axis] <= k < shape[axis]:
                 shown = k + shape[axis] if k < 0 else k
                 raise errors.op_error("StridedSlice", f"slice index {shown} of dimension {axis} out of bounds.",

@@ -268,7 +268,16 @@ def _sqrt_grad(g, y, x):
 
 @defop("SqrtGrad", quiet=True, dtypes=FLOAT_COMPLEX)
 def SQRT_GRAD(y, g):
-    return g * y.dtype.type(0.5) / np.conj(y)
+    out = g * y.dtype.type(0.5) / np.conj(y)
+    return _zero_where_no_upstream(out, y, g)
+
+
+def _zero_where_no_upstream(out, y, g):
+    """TF's gradient kernels (SqrtGrad, RsqrtGrad, ReciprocalGrad) give 0 where the upstream gradient is 0, even
+    where the local derivative is infinite (0 * inf would be NaN)."""
+    if np.all(np.isfinite(out)):
+        return out
+    return np.where(g == 0, out.dtype.type(0), out)[()]
 
 
 @SQRT_GRAD.defvjp
@@ -286,7 +295,14 @@ def RSQRT(x):
 @RSQRT.defvjp
 def _rsqrt_grad(g, y, x):
     # d(x^-1/2) = -1/2 x^-3/2 = -1/2 y^3
-    return g * conj(_scalar(-0.5, y) * y * y * y)
+    return _no_upstream_no_gradient(g * conj(_scalar(-0.5, y) * y * y * y), g)
+
+
+def _no_upstream_no_gradient(gx, g):
+    """``gx``, with 0 where ``g`` is 0 (see ``_zero_where_no_upstream``); recorded only when ``gx`` is not finite."""
+    if np.all(np.isfinite(gx._value)):
+        return gx
+    return where(equal(g, 0), zeros_like(gx), gx)
 
 
 EXP = defop("Exp", quiet=True, dtypes=FLOAT_COMPLEX)(np.exp)
@@ -312,7 +328,7 @@ def RECIPROCAL(x):
 
 @RECIPROCAL.defvjp
 def _reciprocal_grad(g, y, x):
-    return g * negative(conj(y * y))
+    return _no_upstream_no_gradient(g * negative(conj(y * y)), g)
 
 
 @defop("Sign", quiet=True, dtypes=NUMERIC)

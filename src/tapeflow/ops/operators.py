@@ -95,7 +95,8 @@ def _matmul(self, other):
 
 
 def _rmatmul(self, other):
-    return linalg_ops.matmul(other, self)
+    # TF converts the left operand towards the tensor's dtype here (tf.matmul itself converts ``b`` towards ``a``).
+    return linalg_ops.matmul(operand_like(other, self), self)
 
 
 # The plain binary operators, by dunder name, with their op (the reflected versions are derived).

@@ -1,6 +1,7 @@
-"""Reductions: forward (NumPy) and gradient (tapeflow ops) side by side.
+"""Reductions and cumulative sums/products: forward (NumPy) and gradient (tapeflow ops) side by side.
 
 Every reduction takes ``axis`` (None, an int, or a list; negative counts from the end) and ``keepdims``.
+``cumsum``/``cumprod`` take one ``axis`` with ``exclusive`` and ``reverse``.
 """
 
 from __future__ import annotations
@@ -8,15 +9,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import dtypes, errors
-from .._core.convert import cannot_convert
+from .._core.convert import c_name, cannot_convert
 from .._core.dispatch import execute
-from .._core.registry import NUMERIC, REAL, defop
-from .._core.tensor import EagerTensor
+from .._core.exports import export
+from .._core.registry import FLOAT, NUMERIC, REAL, Op, defop
+from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
-from .array_ops import BROADCAST_TO, RESHAPE, cast
-from .math_ops import equal
+from .array_ops import BROADCAST_TO, RESHAPE, SELECT, TRANSPOSE
+from .math_ops import CONJ, EXP, MUL, REAL_PART, REALDIV, SQRT, SQUARE, SUB, _cj
 
-__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin"]
+__all__ = [
+    "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin", "reduce_prod", "reduce_any",
+    "reduce_all", "reduce_logsumexp", "reduce_variance", "reduce_std", "reduce_euclidean_norm", "count_nonzero",
+    "cumsum", "cumprod",
+]
 
 
 def _normalize_axis(op_name, axis, ndim):
@@ -26,14 +32,16 @@ def _normalize_axis(op_name, axis, ndim):
     """
     if axis is None:
         return None
+    suffix = None if isinstance(axis, (list, tuple)) else ""
+    given = axis
     if hasattr(axis, "_value"):
         axis = axis._value.tolist()
-    scalar = not isinstance(axis, (list, tuple))
-    items = [axis] if scalar else list(axis)
+    elif isinstance(axis, np.ndarray):
+        axis = axis.tolist()
+    items = list(axis) if isinstance(axis, (list, tuple)) else [axis]
     for a in items:
         if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
-            raise cannot_convert(axis, dtypes.int32)
-    suffix = "" if scalar else None
+            raise cannot_convert(given, dtypes.int32)
     out = []
     for a in items:
         if not -ndim <= a < max(ndim, 0) or (ndim == 0):
@@ -148,15 +156,175 @@ def MIN(x, axis, keepdims):
 
 
 def _min_or_max_grad(g, y, x, axis, keepdims):
-    """Split the gradient equally between the elements that attain the extreme (TF's tie rule)."""
-    y = _expand_grad(y, x, axis, keepdims) if not keepdims else y
-    indicators = cast(equal(y, x), g.dtype)
-    num_selected = reduce_sum(indicators, axis, keepdims=True)
-    return indicators / num_selected * _expand_grad(g, x, axis, keepdims)
+    """Split the gradient equally between the elements that attain the extreme (TF's tie rule).
+
+    Which elements are selected, and how many share each result, are constants (TF reaches them through
+    ``equal``, which has no gradient), so they are computed in NumPy and the rule records a single multiply.
+    """
+    xv = x._value
+    kept = _kept_shape(xv.shape, axis)
+    indicators = (xv == np.reshape(y._value, kept)).astype(g._value.dtype)
+    share = indicators / np.add.reduce(indicators, axis, keepdims=True)
+    if not keepdims and g._value.ndim:
+        g = execute(RESHAPE, (g,), {"shape": kept})
+    return execute(MUL, (wrap(share), g))
 
 
 MAX.defvjp(_min_or_max_grad)
 MIN.defvjp(_min_or_max_grad)
+
+
+# ------------------------------------------------------------------------------------------ prod
+
+
+@defop("Prod", dtypes=NUMERIC, quiet=True)
+def PROD(x, axis, keepdims):
+    return np.multiply.reduce(x, axis, x.dtype, None, keepdims)
+
+
+@PROD.defvjp
+def _prod_grad(g, y, x, axis, keepdims):
+    """The product of all *other* elements of each group, as TF builds it: exclusive cumulative products from
+    both ends, so zeros in the input need no division (one zero: only it gets a gradient; two: none does)."""
+    g = _expand_grad(g, x, axis, keepdims)
+    shape = x._value.shape
+    nd = len(shape)
+    axes = tuple(range(nd)) if axis is None else axis
+    if not axes:
+        return g
+    if len(axes) == 1:
+        others = _cumprod(x, axes[0], True, False) * _cumprod(x, axes[0], True, True)
+    else:
+        # The reduced axes first, flattened into one, so that one pair of scans covers every group.
+        perm = axes + tuple(i for i in range(nd) if i not in axes)
+        permuted = tuple(shape[i] for i in perm)
+        flat_shape = (_count(shape, axes), _count(shape, perm[len(axes):]))
+        flat = execute(RESHAPE, (execute(TRANSPOSE, (x,), {"perm": perm}),), {"shape": flat_shape})
+        others = _cumprod(flat, 0, True, False) * _cumprod(flat, 0, True, True)
+        others = execute(TRANSPOSE, (execute(RESHAPE, (others,), {"shape": permuted}),),
+                         {"perm": tuple(int(i) for i in np.argsort(perm))})
+    return g * _cj(others)
+
+
+# ------------------------------------------------------------------------------------------ any, all (bool)
+
+
+@defop("Any", dtypes=("bool",))
+def ANY(x, axis, keepdims):
+    return np.logical_or.reduce(x, axis, None, None, keepdims)
+
+
+@defop("All", dtypes=("bool",))
+def ALL(x, axis, keepdims):
+    return np.logical_and.reduce(x, axis, None, None, keepdims)
+
+
+# ------------------------------------------------------------------------------------------ euclidean norm
+
+
+@defop("EuclideanNorm", dtypes=NUMERIC, quiet=True)
+def EUCLIDEAN_NORM(x, axis, keepdims):
+    if x.dtype.kind == "c":
+        return np.sqrt(np.add.reduce(np.real(x * np.conj(x)), axis, None, None, keepdims)).astype(x.dtype)[()]
+    s = np.add.reduce(x * x, axis, x.dtype, None, keepdims)
+    if x.dtype.kind in "iu":
+        return np.sqrt(s.astype(np.float64)).astype(x.dtype)[()]  # C++ integer sqrt truncates
+    return np.sqrt(s)
+
+
+@EUCLIDEAN_NORM.defvjp
+def _euclidean_norm_grad(g, y, x, axis, keepdims):
+    # TF's x / (norm / g): NaN where the norm is 0, as in TF.
+    if not keepdims and g._value.ndim:
+        kept = {"shape": _kept_shape(x._value.shape, axis)}
+        y, g = execute(RESHAPE, (y,), kept), execute(RESHAPE, (g,), kept)
+    return execute(REALDIV, (x, execute(REALDIV, (y, g))))
+
+
+# ------------------------------------------------------------------------------------------ logsumexp
+
+
+def _lse_shift(xv, axis):
+    """The stabilising shift of logsumexp: the maximum, or 0 where it is not finite (TF's stop-gradient max)."""
+    m = _extreme(np.maximum, xv, axis, True)
+    return np.where(np.isfinite(m), m, m.dtype.type(0))
+
+
+@defop("ReduceLogSumExp", dtypes=FLOAT, quiet=True)
+def LOG_SUM_EXP(x, axis, keepdims):
+    """``log(sum(exp(x - m))) + m`` with ``m`` the finite maximum, as TF composes it."""
+    m = _lse_shift(x, axis)
+    s = np.log(np.add.reduce(np.exp(x - m), axis, x.dtype, None, keepdims))
+    return s + (m if keepdims else np.reshape(m, np.shape(s)))
+
+
+@LOG_SUM_EXP.defvjp
+def _log_sum_exp_grad(g, y, x, axis, keepdims):
+    # TF's composite differentiated: g / sum(e) * e with e = exp(x - m) and m constant. Recomputing e from x
+    # (rather than exp(x - y)) keeps float32 accuracy for large inputs.
+    e = execute(EXP, (execute(SUB, (x, wrap(_lse_shift(x._value, axis)))),))
+    s = execute(SUM, (e,), {"axis": axis, "keepdims": True})
+    if not keepdims and g._value.ndim:
+        g = execute(RESHAPE, (g,), {"shape": _kept_shape(x._value.shape, axis)})
+    return execute(MUL, (execute(REALDIV, (g, s)), e))
+
+
+# TF's logsumexp checks finiteness with IsFinite, whose dtype error integer inputs get (not registered here: the
+# op only lends its name and allowed dtypes to that error).
+_IS_FINITE = Op("IsFinite", np.isfinite, allowed=FLOAT, signature="x:T -> y:bool")
+
+
+# ------------------------------------------------------------------------------------------ cumsum, cumprod
+
+
+def _scan(ufunc, identity, x, axis, exclusive, reverse):
+    if reverse:
+        x = np.flip(x, axis)
+    out = ufunc.accumulate(x, axis=axis, dtype=x.dtype)
+    if exclusive and x.shape[axis]:
+        shifted = np.empty_like(out)
+        head = (slice(None),) * axis
+        shifted[head + (0,)] = identity
+        shifted[head + (slice(1, None),)] = out[head + (slice(None, -1),)]
+        out = shifted
+    return np.flip(out, axis) if reverse else out
+
+
+@defop("Cumsum", dtypes=NUMERIC)
+def CUMSUM(x, axis, exclusive, reverse):
+    return _scan(np.add, 0, x, axis, exclusive, reverse)
+
+
+@CUMSUM.defvjp
+def _cumsum_grad(g, y, x, axis, exclusive, reverse):
+    return execute(CUMSUM, (g,), {"axis": axis, "exclusive": exclusive, "reverse": not reverse})
+
+
+@defop("Cumprod", dtypes=NUMERIC, quiet=True)
+def CUMPROD(x, axis, exclusive, reverse):
+    return _scan(np.multiply, 1, x, axis, exclusive, reverse)
+
+
+def _cumprod(x, axis, exclusive, reverse):
+    return execute(CUMPROD, (x,), {"axis": axis, "exclusive": exclusive, "reverse": reverse})
+
+
+@CUMPROD.defvjp
+def _cumprod_grad(g, y, x, axis, exclusive, reverse):
+    """TF's rule: ``cumsum(y * g, reversed) / x`` with 0 where ``x`` is 0 (``div_no_nan``), so an input zero
+    gets no gradient even where its true derivative is not 0. Complex inputs are not conjugated, as in TF."""
+    out = execute(CUMSUM, (execute(MUL, (y, g)),), {"axis": axis, "exclusive": exclusive, "reverse": not reverse})
+    return _div_no_nan(out, x)
+
+
+def _div_no_nan(num, den):
+    """``num / den``, 0 where ``den`` is 0 (TF's ``div_no_nan``, as the where-composition of its gradient)."""
+    zero = den._value == 0
+    if not zero.any():
+        return execute(REALDIV, (num, den))
+    dt = den._value.dtype
+    safe = execute(SELECT, (wrap(zero), wrap(np.ones((), dt)), den))
+    return execute(SELECT, (wrap(zero), wrap(np.zeros((), dt)), execute(REALDIV, (num, safe))))
 
 
 # ------------------------------------------------------------------------------------------ argmax (not differentiable)
@@ -179,15 +347,42 @@ ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin))
 ALL_AXES = {"axis": None, "keepdims": False}  # shared attrs of a full reduction (never mutated)
 
 
+def _native(value):
+    """Whether TF would hand ``value`` to its kernels as is: anything but a Python list or tuple, which takes
+    TF's slower conversion path, whose kernel errors carry no `` name: `` suffix."""
+    return not isinstance(value, (list, tuple))
+
+
+def _unnamed(exc):
+    """``exc`` without the `` name: `` suffix TF adds on its fast path (see :func:`_native`)."""
+    msg = exc.message
+    return type(exc)(None, None, msg[:-7]) if msg.endswith(" name: ") else exc
+
+
+def _reduce(op, value, axis, keepdims, dtype=None):
+    """Convert, check ``axis`` and run a reduction; errors worded as TF words them for this kind of input."""
+    native = _native(value) and _native(axis)
+    try:
+        x = to_tensor(value, dtype)
+        if axis is None and not keepdims:
+            return execute(op, (x,), ALL_AXES)
+        return execute(op, (x,), {"axis": _normalize_axis(op.name, axis, x._value.ndim), "keepdims": bool(keepdims)})
+    except errors.InvalidArgumentError as exc:
+        if native:
+            raise
+        raise _unnamed(exc) from None
+
+
 def _reduction_api(op, doc):
-    """The public function of a reduction: one Python layer above ``execute`` (reductions are hot)."""
+    """The public function of a reduction: one Python layer above ``execute`` for tensors (reductions are hot)."""
 
     def api(input_tensor, axis=None, keepdims=False, name=None):
-        x = input_tensor if type(input_tensor) is EagerTensor else to_tensor(input_tensor)
+        if type(input_tensor) is not EagerTensor or type(axis) is list or type(axis) is tuple:
+            return _reduce(op, input_tensor, axis, keepdims)
         if axis is None and not keepdims:
-            return execute(op, (x,), ALL_AXES)  # the common full reduction, with a shared attrs dict
-        return execute(op, (x,), {"axis": _normalize_axis(op.name, axis, x._value.ndim),
-                                  "keepdims": bool(keepdims)})
+            return execute(op, (input_tensor,), ALL_AXES)  # the common full reduction, with a shared attrs dict
+        return execute(op, (input_tensor,), {"axis": _normalize_axis(op.name, axis, input_tensor._value.ndim),
+                                             "keepdims": bool(keepdims)})
 
     api.__doc__ = doc
     return api
@@ -200,6 +395,93 @@ reduce_max = _reduction_api(MAX, "Maximum across ``axis``; tied elements share t
                                  "(``tf.math.reduce_max``).")
 reduce_min = _reduction_api(MIN, "Minimum across ``axis``; tied elements share the gradient equally "
                                  "(``tf.math.reduce_min``).")
+reduce_prod = export("math.reduce_prod", "reduce_prod")(_reduction_api(
+    PROD, "Product of elements across ``axis``; its gradient handles zeros without dividing, as TF's "
+          "(``tf.math.reduce_prod``)."))
+reduce_euclidean_norm = export("math.reduce_euclidean_norm")(_reduction_api(
+    EUCLIDEAN_NORM, "``sqrt(sum(|x|^2))`` across ``axis``, in the input's dtype (integer results truncate; complex "
+                    "stay complex); the gradient at a zero norm is NaN (``tf.math.reduce_euclidean_norm``)."))
+
+
+def _bool_reduction(op, value, axis, keepdims):
+    if isinstance(value, Tensor) or getattr(value, "_tapeflow_variable", False):
+        x = to_tensor(value)
+        if x._value.dtype != np.bool_:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute {op.name} as input #0(zero-based) was expected to be a bool tensor but "
+                f"is a {c_name(x.dtype)} tensor [Op:{op.name}] name: ")
+        return _reduce(op, x, axis, keepdims)
+    return _reduce(op, value, axis, keepdims, dtypes.bool_)  # Python values are converted to bool, or refused
+
+
+@export("math.reduce_any", "reduce_any")
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical or across ``axis`` of a bool tensor; ``False`` for no elements (``tf.math.reduce_any``)."""
+    return _bool_reduction(ANY, input_tensor, axis, keepdims)
+
+
+@export("math.reduce_all", "reduce_all")
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical and across ``axis`` of a bool tensor; ``True`` for no elements (``tf.math.reduce_all``)."""
+    return _bool_reduction(ALL, input_tensor, axis, keepdims)
+
+
+@export("math.reduce_logsumexp", "reduce_logsumexp")
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """``log(sum(exp(x)))`` across ``axis``, shifted by the maximum for stability (``tf.math.reduce_logsumexp``).
+
+    As in TF, the result is ``-inf`` for no elements or all ``-inf``, and the gradient is NaN where the result
+    is not finite; non-float inputs fail in TF's ``Max`` (complex, bool) or ``IsFinite`` (integers).
+    """
+    x = input_tensor
+    if type(x) is not EagerTensor:
+        if isinstance(x, (list, tuple)):
+            _reduce(MAX, x, axis, True)  # TF's first op takes the list: its axis and dtype errors come first
+        x = to_tensor(x)
+    if x._value.dtype.num not in LOG_SUM_EXP.allowed_nums:
+        execute(_IS_FINITE, (_reduce(MAX, x, axis, True),))  # Max refuses complex and bool, IsFinite integers
+    if axis is None and not keepdims:
+        return execute(LOG_SUM_EXP, (x,), ALL_AXES)
+    return execute(LOG_SUM_EXP, (x,), {"axis": _normalize_axis("Max", axis, x._value.ndim),
+                                       "keepdims": bool(keepdims)})
+
+
+@export("math.reduce_variance")
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Population variance across ``axis`` (real for complex input) (``tf.math.reduce_variance``).
+
+    Raises:
+        TypeError: for integer inputs, after the mean (whose own errors come first, as in TF).
+    """
+    x = to_tensor(input_tensor)
+    means = reduce_mean(x, axis, keepdims=True)
+    if x.dtype.is_integer:
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype}.")
+    diff = execute(SUB, (x, means))
+    if x._value.dtype.kind == "c":
+        squared = execute(REAL_PART, (execute(MUL, (execute(CONJ, (diff,)), diff)),))
+    else:
+        squared = execute(SQUARE, (diff,))
+    return reduce_mean(squared, axis, keepdims)
+
+
+@export("math.reduce_std")
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Population standard deviation across ``axis``; its gradient is NaN where it is 0 (``tf.math.reduce_std``)."""
+    return execute(SQRT, (reduce_variance(input_tensor, axis, keepdims),))
+
+
+@export("math.count_nonzero")
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):
+    """How many elements across ``axis`` are not zero (not ``""`` for strings), as ``dtype``; not differentiable
+    (``tf.math.count_nonzero``)."""
+    x = to_tensor(input)
+    v = x._value
+    axes = _normalize_axis("Sum", axis, v.ndim)
+    nonzero = v.astype(np.bool_) if v.dtype.kind in "bO" else v != 0
+    counts = np.add.reduce(nonzero, axes, np.int64, None, bool(keepdims))
+    dtype = dtypes.as_dtype(dtype)
+    return wrap(np.asarray(counts != 0 if dtype == dtypes.bool_ else counts.astype(dtype.as_numpy_dtype))[()])
 
 
 def _arg(op, input, axis, output_type):
@@ -216,3 +498,45 @@ def argmax(input, axis=None, output_type="int64", name=None):
 def argmin(input, axis=None, output_type="int64", name=None):
     """Index of the smallest value along ``axis`` (0 by default); not differentiable (``tf.math.argmin``)."""
     return _arg(ARGMIN, input, axis, output_type)
+
+
+# ------------------------------------------------------------------------------------------ cumsum, cumprod (public)
+
+
+def _scan_axis(op, x, axis):
+    """``axis`` as a non-negative int, checked as TF's ScanOp checks it."""
+    if hasattr(axis, "_value") or isinstance(axis, (list, tuple, np.ndarray)):
+        a = np.asarray(axis._value if hasattr(axis, "_value") else convert_to_tensor(axis)._value)
+        if a.ndim:
+            raise errors.op_error(op.name, f"ScanOp: axis must be a scalar, not {errors.shape_str(a.shape)}",
+                                  name=None)
+        axis = a.item()
+    if not isinstance(axis, (int, np.integer)):
+        raise cannot_convert(axis, dtypes.int32)
+    nd = x._value.ndim
+    if not -nd <= axis < nd:
+        raise errors.op_error(op.name, f"ScanOp: Expected scan axis in the range [{-nd}, {nd}), but got "
+                              f"{axis + nd if axis < 0 else axis}")
+    return int(axis) % nd
+
+
+def _scan_api(op, x, axis, exclusive, reverse):
+    for flag, value in (("exclusive", exclusive), ("reverse", reverse)):
+        if not isinstance(value, bool):
+            raise TypeError(f"Expected bool for argument '{flag}' not {value!r}.")
+    x = to_tensor(x)
+    return execute(op, (x,), {"axis": _scan_axis(op, x, axis), "exclusive": exclusive, "reverse": reverse})
+
+
+@export("math.cumsum", "cumsum")
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along ``axis``; ``exclusive`` leaves each element out of its own sum, ``reverse`` sums from
+    the end (``tf.math.cumsum``)."""
+    return _scan_api(CUMSUM, x, axis, exclusive, reverse)
+
+
+@export("math.cumprod")
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along ``axis`` (``exclusive``, ``reverse`` as in :func:`cumsum`); its gradient gives 0
+    at input zeros, as TF's (``tf.math.cumprod``)."""
+    return _scan_api(CUMPROD, x, axis, exclusive, reverse)

@@ -1,1 +1,399 @@
-"""(being written)"""
+"""Segment reductions: ``tf.math.segment_*`` (sorted ids) and ``tf.math.unsorted_segment_*`` (any ids, a given
+number of segments), forward (NumPy) and gradient (tapeflow ops) side by side.
+
+TF's values for empty segments hold: 0 for sorted sum/mean/max/min and 1 for prod; for unsorted ops 0 (sum,
+mean), 1 (prod), the dtype's lowest (max) or highest (min) value. Unsorted ops drop negative ids. Gradients are
+TF's: max/min split ties equally, prod handles zeros without dividing by them (and, as TF, does not conjugate
+for complex inputs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import dtypes, errors
+from .._core.convert import c_name
+from .._core.dispatch import execute
+from .._core.exports import export
+from .._core.opdefs import OPDEFS
+from .._core.registry import NUMERIC, REAL, defop
+from .._core.tensor import Tensor, convert_to_tensor, wrap
+from ._convert import to_tensor
+from .array_ops import RESHAPE, SELECT
+from .math_ops import MAXIMUM, MUL, REALDIV, SQRT, truediv
+
+__all__ = [
+    "segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod", "unsorted_segment_sum",
+    "unsorted_segment_mean", "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
+    "unsorted_segment_sqrt_n",
+]
+
+
+# ------------------------------------------------------------------------------------------ id checks
+
+
+def _sorted_runs(op_name, data, ids):
+    """``(num_segments, run_starts, run_ids)`` of sorted ``ids``, refused as TF's sorted-segment kernels refuse them.
+
+    The kernels walk the runs of equal ids in order; at each run they first check that the next run's id is
+    larger, then that this run's id is in ``[0, last id + 1)``. The first failing run words the error.
+    """
+    if data.ndim < 1:
+        raise errors.op_error(op_name, "input must be at least rank 1")
+    if ids.ndim != 1:
+        raise errors.op_error(op_name, "segment_ids should be a vector.")
+    if ids.shape[0] != data.shape[0]:
+        raise errors.op_error(op_name, "segment_ids should be the same size as dimension 0 of input.")
+    if not ids.size:
+        return 0, ids, ids
+    rows = int(ids[-1]) + 1
+    if rows <= 0:
+        raise errors.op_error(op_name, "segment ids must be >= 0")
+    starts = np.concatenate(([0], np.flatnonzero(ids[1:] != ids[:-1]) + 1))
+    run_ids = ids[starts]
+    unordered = np.append(run_ids[:-1] > run_ids[1:], False)
+    outside = (run_ids < 0) | (run_ids >= rows)
+    bad = np.flatnonzero(unordered | outside)
+    if bad.size:
+        r = bad[0]
+        if unordered[r]:
+            raise errors.op_error(op_name, "segment ids are not increasing")
+        raise errors.op_error(op_name, f"Segment id {run_ids[r]} out of range [0, {rows}), possibly because "
+                              "'segment_ids' input is not sorted.")
+    return rows, starts, run_ids
+
+
+def _check_unsorted(op_name, data, ids, num_segments):
+    if data.shape[:ids.ndim] != ids.shape:
+        raise errors.op_error(op_name, f"data.shape = {errors.shape_str(data.shape)} does not start with "
+                              f"segment_ids.shape = {errors.shape_str(ids.shape)}")
+    if num_segments < 0:
+        raise errors.op_error(op_name, f"Input num_segments == {num_segments} must not be negative.")
+    outside = np.argwhere(np.atleast_1d(ids >= num_segments))  # negative ids are dropped, not refused
+    if outside.size:
+        where = tuple(outside[0][:ids.ndim])
+        raise errors.op_error(op_name, f"segment_ids[{','.join(map(str, where))}] = {ids[where]} is out of range "
+                              f"[0, {num_segments})")
+
+
+def _extreme_value(dtype, highest):
+    info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
+    return info.max if highest else info.min
+
+
+# ------------------------------------------------------------------------------------------ forwards
+
+
+def _sorted_forward(op_name, ufunc, empty):
+    def forward(data, ids):
+        rows, starts, run_ids = _sorted_runs(op_name, data, ids)
+        out = np.full((rows,) + data.shape[1:], empty, data.dtype)
+        if ids.size:
+            out[run_ids] = ufunc.reduceat(data, starts, axis=0, dtype=data.dtype)
+        return out
+
+    return forward
+
+
+def _unsorted_forward(op_name, ufunc, empty):
+    def forward(data, ids, num_segments):
+        _check_unsorted(op_name, data, ids, num_segments)
+        init = empty if empty is not None else _extreme_value(data.dtype, ufunc is np.minimum)
+        out = np.full((num_segments,) + data.shape[ids.ndim:], init, data.dtype)
+        flat_ids = ids.reshape(-1)
+        keep = flat_ids >= 0
+        ufunc.at(out, flat_ids[keep], data.reshape((flat_ids.size,) + data.shape[ids.ndim:])[keep])
+        return out
+
+    return forward
+
+
+SEGMENT_SUM = defop("SegmentSum", dtypes=NUMERIC, same_dtype=False)(_sorted_forward("SegmentSum", np.add, 0))
+SEGMENT_MAX = defop("SegmentMax", dtypes=REAL, same_dtype=False)(_sorted_forward("SegmentMax", np.maximum, 0))
+SEGMENT_MIN = defop("SegmentMin", dtypes=REAL, same_dtype=False)(_sorted_forward("SegmentMin", np.minimum, 0))
+SEGMENT_PROD = defop("SegmentProd", dtypes=NUMERIC, same_dtype=False, quiet=True)(
+    _sorted_forward("SegmentProd", np.multiply, 1))
+UNSORTED_SEGMENT_SUM = defop("UnsortedSegmentSum", dtypes=NUMERIC, same_dtype=False)(
+    _unsorted_forward("UnsortedSegmentSum", np.add, 0))
+UNSORTED_SEGMENT_MAX = defop("UnsortedSegmentMax", dtypes=REAL, same_dtype=False)(
+    _unsorted_forward("UnsortedSegmentMax", np.maximum, None))
+UNSORTED_SEGMENT_MIN = defop("UnsortedSegmentMin", dtypes=REAL, same_dtype=False)(
+    _unsorted_forward("UnsortedSegmentMin", np.minimum, None))
+UNSORTED_SEGMENT_PROD = defop("UnsortedSegmentProd", dtypes=NUMERIC, same_dtype=False, quiet=True)(
+    _unsorted_forward("UnsortedSegmentProd", np.multiply, 1))
+
+
+def _run_lengths(starts, n):
+    return np.diff(np.append(starts, n))
+
+
+@defop("SegmentMean", dtypes=NUMERIC, same_dtype=False)
+def SEGMENT_MEAN(data, ids):
+    rows, starts, run_ids = _sorted_runs("SegmentMean", data, ids)
+    out = np.zeros((rows,) + data.shape[1:], data.dtype)
+    if ids.size:
+        sums = np.add.reduceat(data, starts, axis=0, dtype=data.dtype)
+        n = _run_lengths(starts, ids.size).reshape((-1,) + (1,) * (data.ndim - 1))
+        if data.dtype.kind in "iu":
+            out[run_ids] = np.sign(sums) * (np.abs(sums) // n)  # integer means truncate toward zero
+        else:
+            out[run_ids] = sums / n.astype(data.dtype)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ gathering by id
+
+
+@defop("GatherDropNegatives", dtypes=NUMERIC, same_dtype=False)
+def GATHER_DROP_NEGATIVES(params, ids):
+    """Row ``ids[i]`` of ``params`` for each id, zeros for negative ids: how segment gradients spread back."""
+    if not params.shape[0]:  # no segments: every id is negative (dropped)
+        return np.zeros(ids.shape + params.shape[1:], params.dtype)
+    out = params[np.maximum(ids, 0)]
+    negative = ids < 0
+    if negative.any():
+        out[negative] = 0
+    return out
+
+
+@GATHER_DROP_NEGATIVES.defvjp
+def _gather_drop_negatives_grad(g, y, params, ids):
+    return execute(UNSORTED_SEGMENT_SUM, (g, ids), {"num_segments": params._value.shape[0]}), None
+
+
+def _gather(params, ids):
+    return execute(GATHER_DROP_NEGATIVES, (params, ids))
+
+
+# ------------------------------------------------------------------------------------------ gradients
+
+
+def _per_segment(values, ids, rows):
+    """Sum of ``values`` (shaped like ``ids`` + trailing) per segment id, negative ids dropped (NumPy)."""
+    flat_ids = ids.reshape(-1)
+    flat = values.reshape((flat_ids.size,) + values.shape[ids.ndim:])
+    keep = flat_ids >= 0
+    out = np.zeros((rows,) + values.shape[ids.ndim:], values.dtype)
+    np.add.at(out, flat_ids[keep], flat[keep])
+    return out
+
+
+def _rows_mask(mask, ndim):
+    """A per-row mask reshaped to broadcast against rows of rank ``ndim``."""
+    return mask.reshape(mask.shape + (1,) * (ndim - mask.ndim))
+
+
+@SEGMENT_SUM.defvjp
+def _segment_sum_grad(g, y, data, ids):
+    return _gather(g, ids), None
+
+
+@UNSORTED_SEGMENT_SUM.defvjp
+def _unsorted_segment_sum_grad(g, y, data, ids, num_segments):
+    return _gather(g, ids), None
+
+
+@SEGMENT_MEAN.defvjp
+def _segment_mean_grad(g, y, data, ids):
+    idv = ids._value
+    counts = _per_segment(np.ones(idv.shape, g._value.dtype), idv, g._value.shape[0])
+    return _gather(execute(REALDIV, (g, wrap(_rows_mask(counts, g._value.ndim)))), ids), None
+
+
+def _min_or_max_grad(g, y, data, ids, num_segments=None):
+    """The gradient of each segment split equally between the elements that attain its extreme (constants)."""
+    xv, idv, gv = data._value, ids._value, g._value
+    selected = xv == _rows_of(y._value, idv)
+    if num_segments is not None:
+        selected &= _rows_mask(idv >= 0, xv.ndim)
+    num = _per_segment(selected.astype(gv.dtype), idv, gv.shape[0])
+    shared = _gather(execute(REALDIV, (g, wrap(num))), ids)
+    return execute(SELECT, (wrap(selected), shared, wrap(np.zeros((), gv.dtype)))), None
+
+
+def _rows_of(yv, idv):
+    """``y`` gathered back to the rows of the data (negative ids read row 0, masked out by the caller)."""
+    return yv[np.maximum(idv, 0)] if yv.shape[0] else np.zeros(idv.shape + yv.shape[1:], yv.dtype)
+
+
+SEGMENT_MAX.defvjp(_min_or_max_grad)
+SEGMENT_MIN.defvjp(_min_or_max_grad)
+UNSORTED_SEGMENT_MAX.defvjp(_min_or_max_grad)
+UNSORTED_SEGMENT_MIN.defvjp(_min_or_max_grad)
+
+
+def _prod_grad(g, y, data, ids, num_segments=None):
+    """TF's three cases per segment: no zero (the product divided by each element), one zero (only the zero
+    gets the product of the others), several zeros (no gradient)."""
+    xv, idv = data._value, ids._value
+    is_zero = xv == 0
+    if not is_zero.any():
+        # TF's where-compositions reduce to this when nothing is zero (same values, same derivatives).
+        return execute(MUL, (_gather(g, ids), execute(REALDIV, (_gather(y, ids), data)))), None
+    dt = xv.dtype
+    rows = g._value.shape[0]
+    several = _per_segment(is_zero.astype(np.int32), idv, rows) > 1
+    g = execute(SELECT, (wrap(several), wrap(np.zeros((), dt)), g))
+    zero_mask = wrap(is_zero)
+    non_zero = execute(SELECT, (zero_mask, wrap(np.ones((), dt)), data))
+    if num_segments is None:
+        non_zero_prod = execute(SEGMENT_PROD, (non_zero, ids))
+        divided = execute(REALDIV, (_gather(y, ids), non_zero))
+    else:
+        non_zero_prod = execute(UNSORTED_SEGMENT_PROD, (non_zero, ids), {"num_segments": num_segments})
+        divided = execute(REALDIV, (_gather(y, ids), data))  # NaN at zeros, selected away below (as TF)
+    partial = execute(SELECT, (zero_mask, _gather(non_zero_prod, ids), divided))
+    return execute(MUL, (_gather(g, ids), partial)), None
+
+
+SEGMENT_PROD.defvjp(_prod_grad)
+UNSORTED_SEGMENT_PROD.defvjp(_prod_grad)
+
+
+# ------------------------------------------------------------------------------------------ public functions
+
+
+def _native(value):
+    """Whether TF's kernel errors end in `` name: `` for this input: not for Python lists and tuples, which take
+    TF's slower conversion path."""
+    return not isinstance(value, (list, tuple))
+
+
+def _unnamed(exc):
+    msg = exc.message
+    return type(exc)(None, None, msg[:-7]) if msg.endswith(" name: ") else exc
+
+
+def _attr_error(op_name, attr, dtype, allowed):
+    return errors.InvalidArgumentError(
+        None, None, f"Value for attr '{attr}' of {c_name(dtype)} is not in the list of allowed values: {allowed}\n"
+        f"\t; NodeDef: {{{{node {op_name}}}}}; {OPDEFS[op_name][1]} [Op:{op_name}] name: ")
+
+
+def _num_segments(op, num_segments, native):
+    if isinstance(num_segments, Tensor) or getattr(num_segments, "_tapeflow_variable", False):
+        n = to_tensor(num_segments)
+    else:
+        n = convert_to_tensor(num_segments, dtypes.int32 if native else None)
+    if n.dtype.name not in ("int32", "int64"):
+        raise _attr_error(op.name, "Tnumsegments", n.dtype, "int32, int64")
+    if n._value.ndim:
+        raise errors.op_error(op.name, f"num_segments should be a scalar, not shape {errors.shape_str(n.shape)}")
+    return int(n._value)
+
+
+def _checked(op, data, segment_ids, native, allowed_ids=("int32", "int64")):
+    """``data`` and ``segment_ids`` as tensors, dtypes checked in TF's order: the data's first for tensors, the
+    ids' first for Python lists (TF's slow path infers them the other way round)."""
+    x, ids = to_tensor(data), to_tensor(segment_ids)
+    if native and x._value.dtype.num not in op.allowed_nums:
+        execute(op, (x, ids))  # the data's dtype error
+    if ids.dtype.name not in allowed_ids:
+        raise _attr_error(op.name, "Tindices", ids.dtype, ", ".join(allowed_ids))
+    return x, ids
+
+
+def _segment(op, data, segment_ids):
+    native = _native(data) and _native(segment_ids)
+    try:
+        return execute(op, _checked(op, data, segment_ids, native))
+    except errors.InvalidArgumentError as exc:
+        raise exc if native else _unnamed(exc) from None
+
+
+_UNSORTED_IDS = {"UnsortedSegmentSum": ("int16", "int32", "int64")}
+
+
+def _unsorted(op, data, segment_ids, num_segments):
+    native = _native(data) and _native(segment_ids)
+    try:
+        x, ids = _checked(op, data, segment_ids, native, _UNSORTED_IDS.get(op.name, ("int32", "int64")))
+        return execute(op, (x, ids), {"num_segments": _num_segments(op, num_segments, native)})
+    except errors.InvalidArgumentError as exc:
+        raise exc if native else _unnamed(exc) from None
+
+
+@export("math.segment_sum")
+def segment_sum(data, segment_ids, name=None):
+    """Sums of the rows of ``data`` with equal sorted ``segment_ids``; empty segments are 0
+    (``tf.math.segment_sum``)."""
+    return _segment(SEGMENT_SUM, data, segment_ids)
+
+
+@export("math.segment_mean")
+def segment_mean(data, segment_ids, name=None):
+    """Means of the rows with equal sorted ``segment_ids`` (integer means truncate); empty segments are 0
+    (``tf.math.segment_mean``)."""
+    return _segment(SEGMENT_MEAN, data, segment_ids)
+
+
+@export("math.segment_max")
+def segment_max(data, segment_ids, name=None):
+    """Maxima of the rows with equal sorted ``segment_ids``; empty segments are 0, ties share the gradient
+    (``tf.math.segment_max``)."""
+    return _segment(SEGMENT_MAX, data, segment_ids)
+
+
+@export("math.segment_min")
+def segment_min(data, segment_ids, name=None):
+    """Minima of the rows with equal sorted ``segment_ids``; empty segments are 0, ties share the gradient
+    (``tf.math.segment_min``)."""
+    return _segment(SEGMENT_MIN, data, segment_ids)
+
+
+@export("math.segment_prod")
+def segment_prod(data, segment_ids, name=None):
+    """Products of the rows with equal sorted ``segment_ids``; empty segments are 1 (``tf.math.segment_prod``)."""
+    return _segment(SEGMENT_PROD, data, segment_ids)
+
+
+@export("math.unsorted_segment_sum")
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sums per id in ``[0, num_segments)``; ``segment_ids``' shape is a prefix of ``data``'s, negative ids are
+    dropped, empty segments are 0 (``tf.math.unsorted_segment_sum``)."""
+    return _unsorted(UNSORTED_SEGMENT_SUM, data, segment_ids, num_segments)
+
+
+@export("math.unsorted_segment_max")
+def unsorted_segment_max(data, segment_ids, num_segments, name=None):
+    """Maxima per id; empty segments hold the dtype's lowest value (``tf.math.unsorted_segment_max``)."""
+    return _unsorted(UNSORTED_SEGMENT_MAX, data, segment_ids, num_segments)
+
+
+@export("math.unsorted_segment_min")
+def unsorted_segment_min(data, segment_ids, num_segments, name=None):
+    """Minima per id; empty segments hold the dtype's highest value (``tf.math.unsorted_segment_min``)."""
+    return _unsorted(UNSORTED_SEGMENT_MIN, data, segment_ids, num_segments)
+
+
+@export("math.unsorted_segment_prod")
+def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
+    """Products per id; empty segments are 1 (``tf.math.unsorted_segment_prod``)."""
+    return _unsorted(UNSORTED_SEGMENT_PROD, data, segment_ids, num_segments)
+
+
+def _sum_and_count(data, segment_ids, num_segments):
+    """TF's composite: the segment sums and the element counts (at least 1) shaped to divide them."""
+    x, ids = to_tensor(data), to_tensor(segment_ids)
+    if not isinstance(num_segments, Tensor):
+        num_segments = convert_to_tensor(num_segments)  # TF converts it first: a float is then refused by dtype
+    counts = unsorted_segment_sum(wrap(np.ones(ids._value.shape, x._value.dtype)), ids, num_segments)
+    summed = unsorted_segment_sum(x, ids, num_segments)
+    counts = execute(RESHAPE, (counts,), {"shape": counts._value.shape + (1,) * (x._value.ndim - ids._value.ndim)})
+    return summed, execute(MAXIMUM, (counts, wrap(np.ones((), x._value.dtype))))
+
+
+@export("math.unsorted_segment_mean")
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """Means per id (integers divide into floats, as ``/``); empty segments are 0
+    (``tf.math.unsorted_segment_mean``)."""
+    summed, counts = _sum_and_count(data, segment_ids, num_segments)
+    return truediv(summed, counts)
+
+
+@export("math.unsorted_segment_sqrt_n")
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    """Sums per id divided by the square root of the element count; float and complex data only
+    (``tf.math.unsorted_segment_sqrt_n``)."""
+    summed, counts = _sum_and_count(data, segment_ids, num_segments)
+    return truediv(summed, execute(SQRT, (counts,)))

@@ -862,3 +862,29 @@ def relu_grad_multiplies_by_mask(tf):
         tape.watch(x)
         y = tf.nn.relu(x)
     return tape.gradient(y, x, output_gradients=tf.constant([float("nan"), float("inf"), float("nan")]))
+
+
+@case
+def zero_upstream_gives_zero_at_infinite_slope(tf):
+    # SqrtGrad, RsqrtGrad and ReciprocalGrad give 0 where the upstream gradient is 0, even at x = 0.
+    x = tf.constant([0.0, 4.0])
+    out = []
+    for f in (tf.sqrt, tf.math.rsqrt, tf.math.reciprocal):
+        for og in ([0.0, 0.0], [1.0, 0.0], [1.0, 1.0]):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = f(x)
+            out.append(tape.gradient(y, x, output_gradients=tf.constant(og)))
+    return out
+
+
+@case
+def stack_of_one_tensor_second_order(tf):
+    x = tf.constant([1.0, 3.0])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.stack([x * x]))
+        g = inner.gradient(y, x)
+    return [g, outer.gradient(g, x)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import Tensor
 from ...ops.array_ops import cast
 from .._state import auto_name, name_scope
@@ -26,6 +27,11 @@ from . import _extras
 __all__ = ["Optimizer"]
 
 _TF_EAGER_TENSOR = "tensorflow.python.framework.ops.EagerTensor"
+
+
+def _cast_slices(slices, dtype):
+    """An ``IndexedSlices`` with its values cast to ``dtype`` (what ``tf.cast`` does to one)."""
+    return IndexedSlices(cast(slices.values, dtype), slices.indices, slices.dense_shape)
 
 
 class Optimizer(_extras.ExtrasMixin):
@@ -205,19 +211,31 @@ class Optimizer(_extras.ExtrasMixin):
 
     # --- updating variables (what ``update_step`` uses) -----------------------------------------------------
     def assign(self, variable, value):
-        """``variable.assign(value)``, with ``value`` cast to the variable's dtype."""
+        """``variable.assign(value)``, with ``value`` cast to the variable's dtype (an ``IndexedSlices`` updates
+        its rows only: ``scatter_update``)."""
         variable = variable.value if isinstance(variable, Variable) else variable
-        variable.assign(cast(value, variable.dtype))
+        if isinstance(value, IndexedSlices):
+            variable.scatter_update(_cast_slices(value, variable.dtype))
+        else:
+            variable.assign(cast(value, variable.dtype))
 
     def assign_add(self, variable, value):
-        """``variable.assign_add(value)``, with ``value`` cast to the variable's dtype."""
+        """``variable.assign_add(value)``, with ``value`` cast to the variable's dtype (``scatter_add`` for an
+        ``IndexedSlices``)."""
         variable = variable.value if isinstance(variable, Variable) else variable
-        variable.assign_add(cast(value, variable.dtype))
+        if isinstance(value, IndexedSlices):
+            variable.scatter_add(_cast_slices(value, variable.dtype))
+        else:
+            variable.assign_add(cast(value, variable.dtype))
 
     def assign_sub(self, variable, value):
-        """``variable.assign_sub(value)``, with ``value`` cast to the variable's dtype."""
+        """``variable.assign_sub(value)``, with ``value`` cast to the variable's dtype (``scatter_sub`` for an
+        ``IndexedSlices``: only its rows change, repeated indices adding up)."""
         variable = variable.value if isinstance(variable, Variable) else variable
-        variable.assign_sub(cast(value, variable.dtype))
+        if isinstance(value, IndexedSlices):
+            variable.scatter_sub(_cast_slices(value, variable.dtype))
+        else:
+            variable.assign_sub(cast(value, variable.dtype))
 
     # --- applying gradients --------------------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars):

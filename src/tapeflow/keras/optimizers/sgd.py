@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..._core.indexed_slices import IndexedSlices
+from ..._core.tensor import convert_to_tensor
 from ...ops.array_ops import cast
 from ...ops.math_ops import multiply, subtract
 from .base import Optimizer
@@ -54,18 +56,27 @@ class SGD(Optimizer):
         self.momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum != 0 else []
 
     def update_step(self, gradient, variable, learning_rate):
-        """One SGD step on ``variable`` (a ``tf.Variable``)."""
+        """One SGD step on ``variable`` (a ``tf.Variable``).
+
+        An ``IndexedSlices`` gradient (a gather's) updates only its rows without momentum (``scatter_sub``); with
+        momentum, ``gradient * learning_rate`` is densified first, as Keras's sparse arithmetic does.
+        """
         learning_rate = cast(learning_rate, variable.dtype)
-        gradient = cast(gradient, variable.dtype)
+        if isinstance(gradient, IndexedSlices):
+            scaled = IndexedSlices(multiply(cast(gradient.values, variable.dtype), learning_rate), gradient.indices,
+                                   gradient.dense_shape)
+        else:
+            scaled = multiply(cast(gradient, variable.dtype), learning_rate)
         if self.momentum == 0:
-            self.assign_sub(variable, multiply(gradient, learning_rate))
+            self.assign_sub(variable, scaled)
             return
+        scaled = convert_to_tensor(scaled)
         m = self.momentums[self._get_variable_index(variable)]
         momentum = cast(self.momentum, variable.dtype)
         # Keras's operand order, which fixes which op reports a shape mismatch (``Sub``, before any update).
-        self.assign(m, subtract(multiply(m, momentum), multiply(gradient, learning_rate)))
+        self.assign(m, subtract(multiply(m, momentum), scaled))
         if self.nesterov:
-            self.assign_add(variable, subtract(multiply(m, momentum), multiply(gradient, learning_rate)))
+            self.assign_add(variable, subtract(multiply(m, momentum), scaled))
         else:
             self.assign_add(variable, m)
 

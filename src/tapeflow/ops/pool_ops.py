@@ -1,0 +1,482 @@
+"""Pooling (``tf.nn.max_pool1d``, ``max_pool2d``, ``max_pool``, ``avg_pool1d``, ``avg_pool2d``, ``avg_pool``):
+forward (NumPy) and gradient (tapeflow ops) side by side.
+
+Each kernel makes one vectorised pass per window tap (at most ``kh * kw`` NumPy calls, each over the whole
+batch), on strided views of the padded input. TF's CPU conventions hold:
+
+* max pooling ignores NaN and never returns less than the dtype's lowest finite value (``-inf`` becomes it);
+* its gradient goes to the first maximum of each window in row-major order (a later tap wins only when strictly
+  greater; padding never does), summed where windows overlap;
+* average pooling with SAME padding divides by the number of real (unpadded) elements in each window.
+
+Gradients are TF's ops ``MaxPoolGrad`` (whose gradient is ``MaxPoolGradGrad`` and back) and ``AvgPoolGrad``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import dtypes
+from .._core.dispatch import execute
+from .._core.exports import export
+from .._core.registry import defop
+from .._core.tensor import Tensor
+from ._convert import to_tensor
+from ._windows import (
+    check_string_attrs,
+    compute_dtype,
+    convert_padding,
+    crop_spatial,
+    get_sequence,
+    kernel_error,
+    pad_spatial,
+    string_attr,
+    tap,
+    taps,
+    unimplemented,
+    window_dim,
+)
+from .array_ops import RESHAPE, zeros_like
+
+__all__ = ["max_pool1d", "max_pool2d", "max_pool", "avg_pool1d", "avg_pool2d", "avg_pool"]
+
+
+class _Pool:
+    __slots__ = ("ksize", "strides", "out", "pads", "in_shape", "depth")
+
+
+_SIDES = (("Top", "Bottom"), ("Left", "Right"))
+
+
+def _pool_geometry(op_name, x_shape, ksize, strides, padding, explicit_paddings, data_format, avg):
+    """TF's pooling checks (``PoolParameters`` and the kernels' constructors), in their order; the geometry."""
+    kind = "AvgPoolingOp" if avg else "MaxPoolingOp"
+    if data_format != "NHWC":
+        raise kernel_error(op_name, f"Default {kind} only supports NHWC on device type CPU")
+    if len(ksize) != 4:
+        raise kernel_error(op_name, "Sliding window ksize field must specify 4 dimensions")
+    if len(strides) != 4:
+        raise kernel_error(op_name, "Sliding window stride field must specify 4 dimensions")
+    if ksize[0] != 1 or strides[0] != 1:
+        raise unimplemented(op_name, "Pooling is not yet supported on the batch dimension.")
+    if padding == "EXPLICIT":
+        if any(p < 0 for p in explicit_paddings):
+            raise kernel_error(op_name, "All elements of explicit_paddings must be nonnegative")
+        if any(explicit_paddings[i] for i in (0, 1, 6, 7)):
+            raise kernel_error(op_name, "Nonzero explicit padding in the batch or depth dimensions is not supported")
+    if any(k <= 0 for k in ksize):
+        if avg:
+            raise kernel_error(op_name, f"ksize must be a positive int32 value, got:{min(ksize)}")
+        raise kernel_error(op_name, "Sliding window ksize must be positive. The specified or inferred ksize is: "
+                                    + ",".join(str(k) for k in ksize))
+    if len(x_shape) != 4:
+        raise kernel_error(op_name, f"tensor_in_shape must have 2 spatial dimensions. {len(x_shape)} 0")
+    for s in strides:
+        if s <= 0:
+            raise kernel_error(op_name, f"Stride must be > 0, but got {s}")
+    geo = _Pool()
+    geo.in_shape = tuple(x_shape)
+    geo.depth = 1
+    if ksize[3] != 1:
+        if ksize[1] != 1 or ksize[2] != 1:
+            raise unimplemented(op_name, "MaxPooling supports exactly one of pooling across depth or pooling across "
+                                         "width/height.")
+        if x_shape[3] % ksize[3]:
+            raise unimplemented(op_name, "Depthwise max pooling requires the depth window to evenly divide the "
+                                         "input depth")
+        if strides[3] != ksize[3]:
+            raise unimplemented(op_name, "Depthwise max pooling requires the depth window to equal the depth stride")
+        if avg:
+            raise unimplemented(op_name, "Non-spatial pooling is not yet supported. Volunteers? :)")
+        geo.depth = ksize[3]
+    if padding == "EXPLICIT":
+        for k in range(2):
+            for j in range(2):
+                p = explicit_paddings[2 * (k + 1) + j]
+                if p >= ksize[k + 1]:
+                    raise kernel_error(op_name, f"{_SIDES[k][j]} padding {p} needs to be smaller than the window "
+                                                f"size {ksize[k + 1]}")
+    geo.ksize, geo.strides = tuple(ksize[1:3]), tuple(strides[1:3])
+    out, pads = [], []
+    for k in range(2):
+        pair = (explicit_paddings[2 * k + 2], explicit_paddings[2 * k + 3]) if padding == "EXPLICIT" else None
+        o, b, a = window_dim(op_name, x_shape[k + 1], ksize[k + 1], strides[k + 1], 1, padding, pair)
+        out.append(o)
+        pads.append((b, a))
+    geo.out, geo.pads = tuple(out), tuple(pads)
+    return geo
+
+
+def _attrs_geometry(op_name, shape, attrs, avg):
+    return _pool_geometry(op_name, shape, attrs["ksize"], attrs["strides"], attrs["padding"],
+                          attrs.get("explicit_paddings", ()), attrs.get("data_format", "NHWC"), avg)
+
+
+_ONES = (1, 1)
+
+
+def _valid_masks(geo):
+    """Per tap, a (1, *out, 1) mask of the output positions whose window tap falls inside the input (not padding),
+    or ``None`` when nothing is padded."""
+    if not any(b or a for b, a in geo.pads):
+        return None
+    masks = []
+    for index in taps(geo.ksize):
+        m = None
+        for k, i in enumerate(index):
+            pos = np.arange(geo.out[k]) * geo.strides[k] + i
+            b = geo.pads[k][0]
+            ok = (pos >= b) & (pos < b + geo.in_shape[k + 1])
+            ok = ok.reshape((1,) * (k + 1) + (-1,) + (1,) * (2 - k))
+            m = ok if m is None else m & ok
+        masks.append(m)
+    return masks
+
+
+def _lowest(dtype):
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _depth_split(x, k):
+    return x.reshape(x.shape[:-1] + (x.shape[-1] // k, k))
+
+
+def _max_forward(x, geo):
+    low = _lowest(x.dtype)
+    if geo.depth != 1:
+        return np.fmax.reduce(_depth_split(x, geo.depth), axis=-1, initial=low)
+    out_shape = (x.shape[0],) + geo.out + (x.shape[3],)
+    if 0 in out_shape:
+        return np.zeros(out_shape, x.dtype)
+    xp = pad_spatial(x, geo.pads, low)
+    out = None
+    for index in taps(geo.ksize):
+        v = xp[tap(index, geo.strides, _ONES, geo.out)]
+        out = np.fmax(v, low) if out is None else np.fmax(out, v, out=out)
+    return out
+
+
+def _argmax(x, geo):
+    """The tap index (row-major) of each window's first maximum, as TF's CPU gradient kernels choose it."""
+    xp = pad_spatial(x, geo.pads)
+    masks = _valid_masks(geo)
+    all_taps = taps(geo.ksize)
+    kind = np.int8 if len(all_taps) < 128 else np.int32
+    best = arg = have = None
+    # np.where, not np.copyto(..., where=): the masked copy is ten times slower.
+    for t, index in enumerate(all_taps):
+        v = xp[tap(index, geo.strides, _ONES, geo.out)]
+        if best is None:
+            best, arg = v, np.zeros(v.shape, kind)
+            have = None if masks is None else masks[0]
+            continue
+        upd = v > best
+        if masks is not None:
+            upd = masks[t] & (upd | ~have)
+            have = have | masks[t]
+        best = np.where(upd, v, best)
+        arg = np.where(upd, kind(t), arg)
+    return arg
+
+
+def _max_grad(x, g, geo):
+    if geo.depth != 1:
+        raise unimplemented("MaxPoolGrad", "MaxPoolingGrad is not yet supported on the depth dimension.")
+    if 0 in g.shape or 0 in x.shape:
+        return np.zeros(x.shape, g.dtype)
+    arg = _argmax(x, geo)
+    padded = (x.shape[0],) + tuple(d + b + a for d, (b, a) in zip(x.shape[1:3], geo.pads)) + (x.shape[3],)
+    dxp = np.zeros(padded, g.dtype)
+    zero = g.dtype.type(0)
+    for t, index in enumerate(taps(geo.ksize)):
+        dxp[tap(index, geo.strides, _ONES, geo.out)] += np.where(arg == t, g, zero)
+    return crop_spatial(dxp, geo.pads, x.shape)
+
+
+def _max_grad_grad(x, gg, geo):
+    if geo.depth != 1:
+        raise unimplemented("MaxPoolGradGrad", "MaxPoolingGradGrad is not yet supported on the depth dimension.")
+    out_shape = (x.shape[0],) + geo.out + (x.shape[3],)
+    out = np.zeros(out_shape, gg.dtype)
+    if 0 in out_shape:
+        return out
+    arg = _argmax(x, geo)
+    gp = pad_spatial(gg, geo.pads)
+    for t, index in enumerate(taps(geo.ksize)):
+        out = np.where(arg == t, gp[tap(index, geo.strides, _ONES, geo.out)], out)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ MaxPool
+
+
+@defop("MaxPool")
+def MAX_POOL(x, ksize, strides, padding, explicit_paddings=(), data_format="NHWC"):
+    return _max_forward(x, _attrs_geometry("MaxPool", x.shape, locals(), False))
+
+
+@MAX_POOL.defvjp
+def _max_pool_grad(g, y, x, **attrs):
+    return execute(MAX_POOL_GRAD, (x, y, g), attrs)
+
+
+def _grad_op_geometry(op_name, x, attrs):
+    return _attrs_geometry(op_name, x.shape, attrs, False)
+
+
+@defop("MaxPoolGrad")
+def MAX_POOL_GRAD(x, y, g, ksize, strides, padding, explicit_paddings=(), data_format="NHWC"):
+    return _max_grad(x, g, _grad_op_geometry("MaxPoolGrad", x, locals()))
+
+
+@MAX_POOL_GRAD.defvjp
+def _max_pool_grad_grad(gg, dx, x, y, g, explicit_paddings=(), **attrs):
+    # As in TF, the explicit paddings are not passed on: MaxPoolGradGrad then refuses padding "EXPLICIT".
+    return zeros_like(x), zeros_like(y), execute(MAX_POOL_GRAD_GRAD, (x, y, gg), attrs)
+
+
+@defop("MaxPoolGradGrad")
+def MAX_POOL_GRAD_GRAD(x, y, gg, ksize, strides, padding, explicit_paddings=(), data_format="NHWC"):
+    check_string_attrs("MaxPoolGradGrad", padding=padding, data_format=data_format)
+    return _max_grad_grad(x, gg, _grad_op_geometry("MaxPoolGradGrad", x, locals()))
+
+
+@MAX_POOL_GRAD_GRAD.defvjp
+def _max_pool_grad_grad_grad(g3, out, x, y, gg, **attrs):
+    return zeros_like(x), zeros_like(y), execute(MAX_POOL_GRAD, (x, y, g3), attrs)
+
+
+# ------------------------------------------------------------------------------------------ AvgPool
+
+
+def _counts(geo):
+    """(1, *out, 1): how many real (unpadded) input elements each window covers."""
+    c = None
+    for k in range(2):
+        start = np.arange(geo.out[k]) * geo.strides[k] - geo.pads[k][0]
+        n = np.minimum(start + geo.ksize[k], geo.in_shape[k + 1]) - np.maximum(start, 0)
+        n = n.reshape((1,) * (k + 1) + (-1,) + (1,) * (2 - k))
+        c = n if c is None else c * n
+    return c
+
+
+def _avg_forward(x, geo):
+    ct = compute_dtype(x)
+    out_shape = (x.shape[0],) + geo.out + (x.shape[3],)
+    if 0 in out_shape:
+        return np.zeros(out_shape, x.dtype)
+    xp = pad_spatial(x.astype(ct, copy=False), geo.pads)
+    acc = None
+    for index in taps(geo.ksize):
+        v = xp[tap(index, geo.strides, _ONES, geo.out)]
+        acc = v.copy() if acc is None else np.add(acc, v, out=acc)
+    acc /= _counts(geo).astype(ct)
+    return acc.astype(x.dtype, copy=False)
+
+
+def _broadcast_windows(geo, k):
+    """``(start, size)`` per output position of dimension ``k`` as TF's portable ``AvgPoolGrad`` kernel takes
+    them: a window that starts in the padding and is longer than the input spreads over the whole input (while
+    the forward averages over the window's real elements only)."""
+    start = np.arange(geo.out[k]) * geo.strides[k]
+    pad, ksize, n = geo.pads[k][0], geo.ksize[k], geo.in_shape[k + 1]
+    size = np.where(start < pad, ksize + start - pad, ksize)
+    start = np.where(start < pad, 0, start - pad)
+    size = np.where(start + ksize > n, np.minimum(n - start, ksize), size)
+    return start, size
+
+
+def _avg_grad_spread(g, in_shape, geo, ct):
+    """Average-pool gradient from per-dimension coverage matrices (two small contractions, no window loop)."""
+    mats, counts = [], None
+    for k in range(2):
+        start, size = _broadcast_windows(geo, k)
+        i = np.arange(in_shape[k + 1])
+        mats.append(((i >= start[:, None]) & (i < (start + size)[:, None])).astype(ct))
+        size = size.reshape((1,) * (k + 1) + (-1,) + (1,) * (2 - k))
+        counts = size if counts is None else counts * size
+    gd = g.astype(ct) / counts.astype(ct)
+    return np.einsum("oi,pj,nopc->nijc", mats[0], mats[1], gd, optimize=True).astype(g.dtype, copy=False)
+
+
+def _avg_grad(g, in_shape, geo):
+    ct = compute_dtype(g)
+    if 0 in g.shape or 0 in in_shape:
+        return np.zeros(in_shape, g.dtype)
+    if any(k > n and b for k, n, (b, _) in zip(geo.ksize, in_shape[1:3], geo.pads)):
+        return _avg_grad_spread(g, in_shape, geo, ct)
+    gd = g.astype(ct) / _counts(geo).astype(ct)
+    padded = (in_shape[0],) + tuple(d + b + a for d, (b, a) in zip(in_shape[1:3], geo.pads)) + (in_shape[3],)
+    dxp = np.zeros(padded, ct)
+    for index in taps(geo.ksize):
+        dxp[tap(index, geo.strides, _ONES, geo.out)] += gd
+    return crop_spatial(dxp, geo.pads, in_shape).astype(g.dtype, copy=False)
+
+
+@defop("AvgPool")
+def AVG_POOL(x, ksize, strides, padding, data_format="NHWC"):
+    return _avg_forward(x, _attrs_geometry("AvgPool", x.shape, locals(), True))
+
+
+@AVG_POOL.defvjp
+def _avg_pool_grad(g, y, x, **attrs):
+    return execute(AVG_POOL_GRAD, (g,), attrs | {"orig_input_shape": x._value.shape})
+
+
+@defop("AvgPoolGrad")
+def AVG_POOL_GRAD(g, orig_input_shape, ksize, strides, padding, data_format="NHWC"):
+    in_shape = tuple(orig_input_shape)
+    geo = _attrs_geometry("AvgPoolGrad", in_shape, locals(), True)
+    return _avg_grad(g, in_shape, geo)
+
+
+@AVG_POOL_GRAD.defvjp
+def _avg_pool_grad_grad(gg, dx, g, orig_input_shape, **attrs):
+    return execute(AVG_POOL, (gg,), attrs)
+
+
+# ------------------------------------------------------------------------------------------ public functions
+
+
+def _pool_attrs(op_name, ksize, strides, padding, explicit, data_format):
+    padding = string_attr(padding, "padding")
+    check_string_attrs(op_name, padding=padding, data_format=data_format)
+    attrs = {"ksize": tuple(int(k) for k in ksize), "strides": tuple(int(s) for s in strides), "padding": padding,
+             "data_format": data_format}
+    if explicit:
+        attrs["explicit_paddings"] = tuple(int(p) for p in explicit)
+    return attrs
+
+
+def _max_pool2d(x, ksize, strides, padding, data_format):
+    if data_format is None:
+        data_format = "NHWC"
+    ci = 1 if data_format.startswith("NC") else 3
+    ksize = get_sequence(ksize, 2, ci, "ksize")
+    strides = get_sequence(strides, 2, ci, "strides")
+    padding, explicit = convert_padding(padding)
+    # MaxPool's T defaults to float32: TF converts non-tensor input (even a float64 array) to it.
+    x = to_tensor(x) if _is_tensor(x) else to_tensor(x, dtypes.float32)
+    return execute(MAX_POOL, (x,), _pool_attrs("MaxPool", ksize, strides, padding, explicit, data_format))
+
+
+def _is_tensor(x):
+    return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False)
+
+
+@export("nn.max_pool2d")
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """Max pooling over NHWC ``input``; ``padding`` "SAME", "VALID" or explicit pairs (each smaller than the
+    window). NaN is skipped, and the gradient goes to each window's first maximum, as on TF's CPU."""
+    if isinstance(padding, (list, tuple)) and data_format == "NCHW_VECT_C":
+        raise ValueError(f"`data_format='NCHW_VECT_C'` is not supported with explicit padding. Received: "
+                         f"padding={padding}")
+    return _max_pool2d(input, ksize, strides, padding, data_format)
+
+
+def _expand(t, axis):
+    shape = t._value.shape
+    return execute(RESHAPE, (t,), {"shape": shape[:axis] + (1,) + shape[axis:]})
+
+
+def _squeeze(t, axis):
+    shape = t._value.shape
+    return execute(RESHAPE, (t,), {"shape": shape[:axis] + shape[axis + 1:]})
+
+
+def _pool1d_format(data_format):
+    if data_format is None:
+        data_format = "NWC"
+    ci = 1 if data_format.startswith("NC") else 2
+    expanding = 1 if data_format == "NWC" else 2
+    return ci, expanding, "NHWC" if data_format == "NWC" else "NCHW"
+
+
+@export("nn.max_pool1d")
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """Max pooling over ``[batch, width, channels]``, run as TF does: a 2-D max pool over an inserted height of
+    1 (so its errors name ``MaxPool``)."""
+    if isinstance(padding, (list, tuple)) and data_format == "NCHW_VECT_C":
+        raise ValueError(f"`data_format='NCHW_VECT_C'` is not supported with explicit padding. Received: "
+                         f"padding={padding}")
+    ci, expanding, fmt = _pool1d_format(data_format)
+    ksize = [1] + get_sequence(ksize, 1, ci, "ksize")
+    strides = [1] + get_sequence(strides, 1, ci, "strides")
+    padding, explicit = convert_padding(padding, 3)
+    if padding == "EXPLICIT":
+        explicit = [0, 0] + explicit
+    x = _expand(to_tensor(input), expanding)
+    out = execute(MAX_POOL, (x,), _pool_attrs("MaxPool", ksize, strides, padding, explicit, fmt))
+    return _squeeze(out, expanding)
+
+
+def _avg_pool2d(x, ksize, strides, padding, data_format):
+    if data_format is None:
+        data_format = "NHWC"
+    ci = 1 if data_format.startswith("NC") else 3
+    ksize = get_sequence(ksize, 2, ci, "ksize")
+    strides = get_sequence(strides, 2, ci, "strides")
+    x = to_tensor(x)
+    return execute(AVG_POOL, (x,), _pool_attrs("AvgPool", ksize, strides, padding, (), data_format))
+
+
+@export("nn.avg_pool2d")
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """Average pooling over NHWC ``input`` ("SAME" or "VALID"); with SAME, each window's mean is over its real
+    (unpadded) elements only, as in TF."""
+    return _avg_pool2d(input, ksize, strides, padding, data_format)
+
+
+@export("nn.avg_pool1d")
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """Average pooling over ``[batch, width, channels]``, as a 2-D average pool over an inserted height of 1."""
+    ci, expanding, fmt = _pool1d_format(data_format)
+    ksize = [1] + get_sequence(ksize, 1, ci, "ksize")
+    strides = [1] + get_sequence(strides, 1, ci, "strides")
+    x = _expand(to_tensor(input), expanding)
+    out = execute(AVG_POOL, (x,), _pool_attrs("AvgPool", ksize, strides, padding, (), fmt))
+    return _squeeze(out, expanding)
+
+
+def _generic_rank(x):
+    n = len(np.shape(x._value if _is_tensor(x) else x)) - 2
+    if not 1 <= n <= 3:
+        raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} of rank {n + 2}.")
+    if n == 3:
+        raise NotImplementedError("tapeflow's pooling covers 1-D and 2-D inputs (rank 3 and 4)")
+    return n
+
+
+@export("nn.max_pool")
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """Max pooling of rank-3 (``max_pool1d``) or rank-4 (``max_pool2d``) ``input``, ``ksize`` and ``strides``
+    given for the spatial dimensions (1 or n values) or all of them (n + 2)."""
+    x = input
+    n = len(np.shape(x._value if _is_tensor(x) else x)) - 2
+    if isinstance(padding, (list, tuple)) and n == 3 and 1 <= n <= 3:
+        raise ValueError(f"Explicit padding is not supported with an input tensor of rank 5. Received: "
+                         f"padding={padding}")
+    n = _generic_rank(to_tensor(x) if n != 2 else x)
+    ci = n + 1 if data_format is None else 1 if data_format.startswith("NC") else n + 1
+    if isinstance(padding, (list, tuple)) and data_format == "NCHW_VECT_C":
+        raise ValueError(f"`data_format='NCHW_VECT_C'` is not supported with explicit padding. Received: "
+                         f"padding={padding}")
+    ksize = get_sequence(ksize, n, ci, "ksize")
+    strides = get_sequence(strides, n, ci, "strides")
+    if n == 1:
+        return max_pool1d(x, ksize, strides, padding, data_format)
+    return _max_pool2d(x, ksize, strides, padding, data_format)
+
+
+@export("nn.avg_pool")
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """Average pooling of rank-3 (``avg_pool1d``) or rank-4 (``avg_pool2d``) ``input``."""
+    x = to_tensor(input)
+    n = _generic_rank(x)
+    ci = n + 1 if data_format is None else 1 if data_format.startswith("NC") else n + 1
+    ksize = get_sequence(ksize, n, ci, "ksize")
+    strides = get_sequence(strides, n, ci, "strides")
+    if n == 1:
+        return avg_pool1d(x, ksize, strides, padding, data_format)
+    return _avg_pool2d(x, ksize, strides, padding, data_format)
+
