@@ -7,7 +7,8 @@ per step, so that a burst of load on this 2-core machine does not favour either 
 (``OPENBLAS_NUM_THREADS=1``, which ``make bench`` sets). Workloads:
 
 * ``seed_loop``: the seed walkthrough's training step (4 points, y = 2x + 1, GradientTape + assign_sub).
-* ``mlp_step``: one training step of a 64-128-128-10 MLP, batch 64, relu, softmax cross-entropy, SGD.
+* ``mlp_step``: one training step of a 64-128-128-10 MLP, batch 64, relu, sparse softmax cross-entropy, plain SGD
+  by ``assign_sub`` (the step of ``../shared/bench/mlp_step.py``); also with ``tf.keras.optimizers.SGD``.
 * ``op_no_tape`` / ``op_recorded``: one small elementwise multiply without and with a recording tape.
 * ``chain_backward``: forward and backward through 200 elementwise ops on a 2x2 array.
 * ``conv``: a conv2d layer's forward and backward (batch 32, 28x28x8 input, 3x3x8x16 kernel, SAME, + bias, relu,
@@ -84,35 +85,51 @@ def _mlp_data():
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH, WIDTHS[0])).astype(np.float32)
     labels = rng.integers(0, WIDTHS[-1], BATCH)
-    onehot = np.eye(WIDTHS[-1], dtype=np.float32)[labels]
     params = []
     for n_in, n_out in zip(WIDTHS[:-1], WIDTHS[1:]):
         params.append(rng.standard_normal((n_in, n_out)).astype(np.float32) * np.float32(np.sqrt(2 / n_in)))
         params.append(np.zeros(n_out, np.float32))
-    return x, onehot, params
+    return x, labels, params
+
+
+def _mlp_loss(x, labels, variables):
+    h = x
+    for i in range(0, len(variables), 2):
+        h = tf.matmul(h, variables[i]) + variables[i + 1]
+        if i < len(variables) - 2:
+            h = tf.nn.relu(h)
+    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
 
 
 def mlp_tapeflow(steps):
-    x, onehot, params = _mlp_data()
-    x, onehot = tf.constant(x), tf.constant(onehot)
+    """The step of ``../shared/bench/mlp_step.py``: fused sparse cross-entropy, ``assign_sub`` updates."""
+    x, labels, params = _mlp_data()
+    x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
+    variables = [tf.Variable(p) for p in params]
+    lr = np.float32(0.01)
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = _mlp_loss(x, labels, variables)
+        for v, g in zip(variables, tape.gradient(loss, variables)):
+            v.assign_sub(lr * g)
+
+
+def mlp_keras_sgd(steps):
+    """The same step, updated by ``tf.keras.optimizers.SGD.apply_gradients``."""
+    x, labels, params = _mlp_data()
+    x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
     variables = [tf.Variable(p) for p in params]
     opt = tf.keras.optimizers.SGD(learning_rate=0.01)
     for _ in range(steps):
         with tf.GradientTape() as tape:
-            h = x
-            for i in range(0, len(variables), 2):
-                h = tf.matmul(h, variables[i]) + variables[i + 1]
-                if i < len(variables) - 2:
-                    h = tf.nn.relu(h)
-            shifted = h - tf.reduce_max(h, axis=1, keepdims=True)
-            log_probs = shifted - tf.math.log(tf.reduce_sum(tf.exp(shifted), axis=1, keepdims=True))
-            loss = -tf.reduce_mean(tf.reduce_sum(onehot * log_probs, axis=1))
-        grads = tape.gradient(loss, variables)
-        opt.apply_gradients(zip(grads, variables))
+            loss = _mlp_loss(x, labels, variables)
+        opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
 
 
 def mlp_numpy(steps):
-    x, onehot, params = _mlp_data()
+    x, labels, params = _mlp_data()
+    onehot = np.eye(WIDTHS[-1], dtype=np.float32)[labels]
+    rows = np.arange(BATCH)
     lr = np.float32(0.01)
     n_layers = len(params) // 2
     for _ in range(steps):
@@ -125,10 +142,9 @@ def mlp_numpy(steps):
             acts.append(h)
         shifted = h - h.max(axis=1, keepdims=True)
         e = np.exp(shifted)
-        s = e.sum(axis=1, keepdims=True)
-        log_probs = shifted - np.log(s)
-        -np.mean(np.sum(onehot * log_probs, axis=1))
-        g = (e / s - onehot) / np.float32(BATCH)
+        p = e / e.sum(axis=1, keepdims=True)
+        -np.mean(np.log(p[rows, labels]))
+        g = (p - onehot) / np.float32(BATCH)
         for i in range(n_layers - 1, -1, -1):
             if i < n_layers - 1:
                 g = g * (pre[i] > 0)
@@ -268,6 +284,7 @@ def main():
     for name, a, b, steps, *per_step in [
         ("seed_loop", seed_tapeflow, seed_numpy, 3000),
         ("mlp_step (64-128-128-10, batch 64)", mlp_tapeflow, mlp_numpy, 300),
+        ("mlp_step, Keras SGD update", mlp_keras_sgd, mlp_numpy, 300),
         ("op_no_tape (2x2 multiply)", op_no_tape, op_numpy, 20000),
         ("op_recorded (2x2 multiply)", op_recorded, op_numpy, 20000),
         ("chain_backward (200 ops, fwd+bwd)", chain_tapeflow, chain_numpy, 2000),

@@ -16,7 +16,7 @@ from . import errors
 from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
 from .registry import defop
-from .state import STATE, loud, next_id, quiet, user_frame
+from .state import ERRSTATE, RESTORE, SILENCE, SILENT, STATE, next_id, user_frame
 from .tensor import EagerTensor, wrap
 
 _new = object.__new__
@@ -105,8 +105,9 @@ def execute(op, inputs, attrs=EMPTY):
     records nothing, so the tapes stay usable.
     """
     n = len(inputs)
-    if n == 2 and not attrs:
-        # The hot case (binary elementwise ops), spelled out: every attribute read counts here.
+    if n == 2:
+        # The hot case (binary elementwise ops, and matmuls with flags in gradients), spelled out: every attribute
+        # read counts here.
         xv = inputs[0]._value
         yv = inputs[1]._value
         dt = xv.dtype
@@ -116,28 +117,28 @@ def execute(op, inputs, attrs=EMPTY):
         allowed = op.allowed_nums
         if allowed is not None and dt.num not in allowed:
             raise _allowed_error(op, inputs)
-        token = quiet() if op.quiet else None
+        token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
         try:
-            out = op.forward(xv, yv)
+            out = op.forward(xv, yv, **attrs) if attrs else op.forward(xv, yv)
         except _FORWARD_ERRORS as exc:
             raise _forward_error(op, exc, [xv, yv], attrs) from None
         finally:
             if token is not None:
-                loud(token)
+                RESTORE(token)
     elif n == 1:
         # The other hot case: unary ops and reductions (attributes are passed by keyword).
         xv = inputs[0]._value
         allowed = op.allowed_nums
         if allowed is not None and xv.dtype.num not in allowed:
             raise _allowed_error(op, inputs)
-        token = quiet() if op.quiet else None
+        token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
         try:
             out = op.forward(xv, **attrs) if attrs else op.forward(xv)
         except _FORWARD_ERRORS as exc:
             raise _forward_error(op, exc, [xv], attrs) from None
         finally:
             if token is not None:
-                loud(token)
+                RESTORE(token)
     else:
         out = _forward(op, inputs, attrs)
     if not op.multi_output:
@@ -164,14 +165,14 @@ def _forward(op, inputs, attrs):
         allowed = op.allowed_nums
         if allowed is not None and dt.num not in allowed:
             raise _allowed_error(op, inputs)
-    token = quiet() if op.quiet else None
+    token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
     try:
         return op.forward(*[t._value for t in inputs], **attrs)
     except _FORWARD_ERRORS as exc:
         raise _forward_error(op, exc, [t._value for t in inputs], attrs) from None
     finally:
         if token is not None:
-            loud(token)
+            RESTORE(token)
 
 
 def _record(op, inputs, outputs, attrs, tapes):

@@ -48,6 +48,11 @@ try:
         if token is not None:
             _extobj_contextvar.reset(token)
 
+    # The same, unwrapped, for ``execute``'s per-op path (two Python calls fewer: half the cost):
+    # ``token = SILENCE(SILENT) if ERRSTATE() is not SILENT else None`` ... ``RESTORE(token)``.
+    ERRSTATE, SILENCE, RESTORE, SILENT = (_extobj_contextvar.get, _extobj_contextvar.set, _extobj_contextvar.reset,
+                                          _IGNORE)
+
 except ImportError:  # pragma: no cover - other NumPy versions: the public, slower context manager
     import numpy as _np
 
@@ -58,6 +63,16 @@ except ImportError:  # pragma: no cover - other NumPy versions: the public, slow
 
     def loud(token):
         token.__exit__(None, None, None)
+
+    SILENT = object()
+
+    def ERRSTATE():  # noqa: N802 - the same names as the NumPy 2 branch
+        return None
+
+    def SILENCE(_):  # noqa: N802
+        return quiet()
+
+    RESTORE = loud
 
 
 _getframe = sys._getframe

@@ -21,8 +21,11 @@ _new = object.__new__
 
 def to_tensor(x, dtype=None) -> Tensor:
     """``x`` as a tensor (variables are read, so the read is recorded)."""
-    if type(x) is EagerTensor and dtype is None:
-        return x
+    if dtype is None:
+        if type(x) is EagerTensor:
+            return x
+        if x._tapeflow_variable if isinstance(x, Tensor) else getattr(x, "_tapeflow_variable", False):
+            return x._read()  # the common variable argument (``tf.matmul(h, w)``), without the conversion layers
     return convert_to_tensor(x, dtype)
 
 
