@@ -5,7 +5,8 @@ as in TensorFlow 2.21, with the same values, dtypes, ``None`` gradients and erro
 """
 
 from . import _core, autodiff, dtypes, keras, linalg, math, nest, nn, random  # noqa: E402  (namespaces use the names above)
-from ._core import errors, exports
+from ._core import errors
+from ._core import exports as _exports
 from ._core.dtypes import (
     DType,
     as_dtype,
@@ -89,7 +90,6 @@ from .ops.math_ops import (
 from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
 
 _core.variable._install_operators()
-_core.exports.install(globals(), "")
 
 __version__ = "0.1.0"
 newaxis = None
@@ -107,3 +107,5 @@ def executing_eagerly():
     """Always ``True``: tapeflow executes eagerly."""
     return True
 
+
+_exports.install(globals(), "")  # last: every name above is listed in __all__ with the exported ones

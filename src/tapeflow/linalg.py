@@ -4,6 +4,6 @@ from .ops.linalg_ops import matmul, norm
 
 __all__ = ["matmul", "norm"]
 
-from ._core.exports import install  # noqa: E402
+from ._core.exports import install as _install  # noqa: E402
 
-install(globals(), "linalg")
+_install(globals(), "linalg")

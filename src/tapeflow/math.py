@@ -52,6 +52,6 @@ __all__ = [
     "softmax", "sqrt", "square", "subtract", "tanh", "truediv",
 ]
 
-from ._core.exports import install  # noqa: E402
+from ._core.exports import install as _install  # noqa: E402
 
-install(globals(), "math")
+_install(globals(), "math")

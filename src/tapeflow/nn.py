@@ -4,6 +4,6 @@ from .ops.nn_ops import relu, sigmoid, softmax, tanh
 
 __all__ = ["relu", "sigmoid", "softmax", "tanh"]
 
-from ._core.exports import install  # noqa: E402
+from ._core.exports import install as _install  # noqa: E402
 
-install(globals(), "nn")
+_install(globals(), "nn")

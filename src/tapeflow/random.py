@@ -1,5 +1,5 @@
 """``tf.random``: seeded random tensors."""
 
-from ._core.exports import install
+from ._core.exports import install as _install
 
-install(globals(), "random")
+_install(globals(), "random")

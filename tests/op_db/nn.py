@@ -118,23 +118,30 @@ op("BiasAddGrad", _bias_add_grad_fn, _np_bias_add_grad,
    note="BiasAdd's gradient op (a sum over all but the channel axis); BiasAdd is linear, so its second-order "
         "test never runs this op's rule: the direct samples do, through the upstream gradient u")
 
-# --- complex (TF's Complex op, which l2_normalize builds its complex result with)
+# --- complex (TF's Complex op: tf.complex, and l2_normalize builds its complex result with it)
 
 
-def _complex_fn(re, im):
-    z = tf.math.l2_normalize(to_complex(re, im)) * tf.cast(1.0 + 0.5j, tf.complex128 if re.dtype == tf.float64
-                                                           else tf.complex64)
+def _complex_fn(re, im, direct=False):
+    ct = tf.complex128 if re.dtype == tf.float64 else tf.complex64
+    if direct:
+        z = tf.complex(re, im)
+        z = z * z
+    else:
+        z = tf.math.l2_normalize(to_complex(re, im)) * tf.cast(1.0 + 0.5j, ct)
     return [tf.math.real(z), tf.math.real(z * -1j)]
 
 
-def _np_complex_l2(re, im):
+def _np_complex_l2(re, im, direct=False):
     z = np_complex(re, im)
-    z = z / np.sqrt(np.sum(np.abs(z) ** 2)) * (1.0 + 0.5j)
+    z = z * z if direct else z / np.sqrt(np.sum(np.abs(z) ** 2)) * (1.0 + 0.5j)
     return [np.real(z), np.real(z * -1j)]
 
 
 op("Complex", _complex_fn, _np_complex_l2,
    [make_sample("Complex", "vector", (uniform(), uniform()), ((3,), (3,))),
-    make_sample("Complex", "matrix", (uniform(), uniform()), ((2, 2), (2, 2)))], True,
-   note="reached through tf.math.l2_normalize of a complex tensor (real and imaginary parts scaled by one "
-        "inverse norm); its rule returns the real and imaginary parts of the upstream gradient")
+    make_sample("Complex", "matrix", (uniform(), uniform()), ((2, 2), (2, 2))),
+    make_sample("Complex", "direct_squared", (uniform(), uniform()), ((2, 3), (2, 3)), kwargs={"direct": True}),
+    make_sample("Complex", "direct_broadcast", (uniform(), uniform()), ((2, 3), (3,)), kwargs={"direct": True})],
+   True,
+   note="tf.complex(re, im) squared, and tf.math.l2_normalize of a complex tensor (real and imaginary parts scaled "
+        "by one inverse norm); its rule returns the real and imaginary parts of the upstream gradient")

@@ -7,6 +7,8 @@ ends with :func:`install`, so adding a function to a namespace never means editi
 
 from __future__ import annotations
 
+from types import ModuleType
+
 __all__ = ["export", "install"]
 
 # namespace ("" for top-level tf, "math", "nn" ...) -> public name -> object
@@ -35,5 +37,7 @@ def install(module_globals, namespace):
 
     table = _TABLE.get(namespace, {})
     module_globals.update(table)
-    names = set(module_globals.get("__all__", ())) | set(table)
-    module_globals["__all__"] = sorted(names)
+    listed = module_globals.get("__all__")
+    if listed is None:  # the top-level namespace lists what it imported by name (not its submodules)
+        listed = [n for n, v in module_globals.items() if not n.startswith("_") and not isinstance(v, ModuleType)]
+    module_globals["__all__"] = sorted(set(listed) | set(table))

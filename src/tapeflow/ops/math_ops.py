@@ -10,6 +10,7 @@ import numpy as np
 
 from .._core import errors
 from .._core.dispatch import execute
+from .._core.exports import export
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, defop
 from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import matching, scalar_of, to_tensor
@@ -441,6 +442,39 @@ def IMAG_PART(x):
 @IMAG_PART.defvjp
 def _imag_grad(g, y, x):
     return cast(g, x.dtype) * _scalar(1j, x)  # d Im(z) -> complex(0, g), as TF
+
+
+def _complex_error(exc, values, attrs):
+    return _broadcast_error(exc, values, attrs, "Complex")
+
+
+@defop("Complex", dtypes=("float32", "float64"), on_error=_complex_error)
+def COMPLEX(re, im):
+    np.broadcast_shapes(np.shape(re), np.shape(im))  # TF's "Incompatible shapes" before any work
+    out = np.empty(np.broadcast_shapes(np.shape(re), np.shape(im)),
+                   np.complex128 if re.dtype == np.float64 else np.complex64)
+    out.real = re
+    out.imag = im
+    return out[()]
+
+
+@COMPLEX.defvjp
+def _complex_grad(g, z, re, im, needs):
+    return (real(g) if needs[0] else None), (imag(g) if needs[1] else None)
+
+
+@export("complex")
+def complex(real, imag, name=None):
+    """``real + i * imag`` from two float32 (complex64 result) or two float64 (complex128) tensors (``tf.complex``).
+
+    Raises:
+        TypeError: when the parts are not both float32 or both float64 (Python floats convert to float32).
+    """
+    re, im = to_tensor(real), to_tensor(imag)
+    if re.dtype != im.dtype or re.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"The `real` and `imag` components have incorrect types: {re.dtype.name} {im.dtype.name}. "
+                        "They must be consistent, and one of [tf.float32, tf.float64]")
+    return execute(COMPLEX, (re, im))
 
 
 # ------------------------------------------------------------------------------------------ helpers

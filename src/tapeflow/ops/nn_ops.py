@@ -18,7 +18,22 @@ from .._core.tensor import EagerTensor
 from ._convert import to_tensor
 from .array_ops import BROADCAST_TO, RESHAPE, cast, stop_gradient, transpose, where, zeros_like
 from .elementwise_ops import divide_no_nan, log1p, squared_difference
-from .math_ops import ADD, MUL, NEG, exp, greater_equal, imag, maximum, real, relu, rsqrt, sigmoid, square, tanh
+from .math_ops import (
+    ADD,
+    COMPLEX,
+    MUL,
+    NEG,
+    exp,
+    greater_equal,
+    imag,
+    maximum,
+    real,
+    relu,
+    rsqrt,
+    sigmoid,
+    square,
+    tanh,
+)
 from .math_ops import abs as _abs
 from .reduction_ops import _normalize_axis, reduce_mean, reduce_sum
 
@@ -436,28 +451,9 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
         re, im = real(x), imag(x)
         square_sum = reduce_sum(square(re) + square(im), axis, keepdims=True)
         x_inv_norm = rsqrt(maximum(square_sum, epsilon))
-        return _complex(re * x_inv_norm, im * x_inv_norm)
+        return execute(COMPLEX, (re * x_inv_norm, im * x_inv_norm))  # TF builds the result with its Complex op
     square_sum = reduce_sum(square(x), axis, keepdims=True)
     return x * rsqrt(maximum(square_sum, epsilon))
-
-
-@defop("Complex", dtypes=("float32", "float64"))
-def COMPLEX(re, im):
-    out = np.empty(np.broadcast_shapes(np.shape(re), np.shape(im)),
-                   np.complex128 if re.dtype == np.float64 else np.complex64)
-    out.real = re
-    out.imag = im
-    return out[()]
-
-
-@COMPLEX.defvjp
-def _complex_grad(g, z, re, im, needs):
-    return (real(g) if needs[0] else None), (imag(g) if needs[1] else None)
-
-
-def _complex(re, im):
-    """``re + i im`` as TF's Complex op (TF's l2_normalize builds its complex result with it)."""
-    return execute(COMPLEX, (re, im))
 
 
 @export("nn.moments")

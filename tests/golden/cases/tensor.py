@@ -517,3 +517,18 @@ def constant_sequence_kinds_in_order(tf):
               ["a", 1], [1, "a"], [1j, True], [1j, 2, 2.5], [2.5, 1], [1, 2.5], [True, 1], [1, True], [True, 1.5],
               [1.5, True], [2**40, 1.5], [1j, 2**40], [2**40, 1j], [1, 1j]]
     return [catch(tf.constant, v) for v in values]
+
+
+@case
+def complex_from_parts(tf):
+    x, y = tf.constant([1.0, 2.0]), tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        z = tf.complex(x, y)
+        loss = tf.abs(z * z)
+    out = [tf.complex(1.0, 2.0), tf.complex([1.0, 2.0], 3.0), z, tape.gradient(loss, [x, y]),
+           tf.complex(tf.constant(1.0, tf.float64), tf.constant([2.0], tf.float64))]
+    for a, b in [(1, 2), (1.0, np.float64(2)), (tf.constant(1.0, tf.float64), 2.0),
+                 (tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))]:
+        out.append(catch(tf.complex, a, b))
+    return out
