@@ -44,6 +44,60 @@ def catch(fn, *args, **kwargs):
         return Caught(exc)
 
 
+FLOAT_DTYPES = ("float32", "float64")
+
+
+def value_and_grads(tf, fn, *values, dtype, per_output=True, target=None):
+    """Run ``fn`` on ``values`` as ``dtype`` constants under a tape that watches them all; return ``[y, grads]``.
+
+    ``grads`` is ``tape.gradient(target(y), [x...])`` (``target`` defaults to ``y`` itself, which TF sums
+    implicitly). With ``per_output``, a ``fn`` returning a list is differentiated one output at a time, each on
+    its own tape, giving ``[[y0, grads0], [y1, grads1], ...]`` (``fn`` is called once more first, outside any
+    tape, to see what it returns); without it, a list of outputs is one target and ``grads`` is that of their sum.
+    """
+    xs = [tf.constant(v, dtype=getattr(tf, dtype)) for v in values]
+    if per_output:
+        probe = fn(*xs)
+        if isinstance(probe, list):
+            return [_one_tape(tf, fn, xs, k, target) for k in range(len(probe))]
+    return _one_tape(tf, fn, xs, None, target)
+
+
+def _one_tape(tf, fn, xs, k, target):
+    with tf.GradientTape() as tape:
+        for x in xs:
+            tape.watch(x)
+        y = fn(*xs) if k is None else fn(*xs)[k]
+        t = y if target is None else target(y)
+    return [y, tape.gradient(t, xs)]
+
+
+def grads_by_dtype(tf, fn, *values, dtypes=FLOAT_DTYPES, per_output=True, target=None):
+    """``{dtype: value_and_grads(tf, fn, *values, dtype=dtype, ...)}`` for each of ``dtypes`` (float32, float64)."""
+    return {d: value_and_grads(tf, fn, *values, dtype=d, per_output=per_output, target=target) for d in dtypes}
+
+
+def second_derivatives(tf, fn, value, dtype="float64", catch_errors=False):
+    """``[y, dy/dx, d(sum dy/dx)/dx]`` for ``y = fn(x)`` with ``x`` a ``dtype`` constant, taken with nested tapes.
+
+    For an elementwise ``fn`` these are the derivatives' diagonals. With ``catch_errors``, an error raised by the
+    second differentiation (an op TF cannot differentiate twice) becomes a :class:`Caught` in the last place.
+    """
+    x = tf.constant(value, dtype=getattr(tf, dtype))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = fn(x)
+        g = inner.gradient(y, x)
+    return [y, g, catch(outer.gradient, g, x) if catch_errors else outer.gradient(g, x)]
+
+
+def second_derivatives_by_dtype(tf, fn, value, dtypes=FLOAT_DTYPES, catch_errors=False):
+    """``{dtype: second_derivatives(tf, fn, value, dtype, catch_errors)}`` for each of ``dtypes``."""
+    return {d: second_derivatives(tf, fn, value, d, catch_errors) for d in dtypes}
+
+
 def load_cases():
     """Return ``{module_name: {case_name: fn}}`` for every module of the cases package, in definition order."""
     pkg = importlib.import_module(CASE_PACKAGE)

@@ -3,6 +3,8 @@
 Helpers at the bottom build the messages TensorFlow's kernels print, so every op words its errors one way.
 """
 
+from numpy import generic as _numpy_scalar  # private: this module is ``tf.errors``
+
 __all__ = [
     "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",
     "NotFoundError", "AlreadyExistsError", "PermissionDeniedError", "UnauthenticatedError",
@@ -89,10 +91,60 @@ def op_error(op_name, message, cls=None, wrapped=True, name=""):
     wrapper appends (``""`` for most, ``"strided_slice/"`` for indexing); ``None`` when the wrapper appends none.
     """
     prefix = f"{{{{function_node __wrapped__{op_name}_device_{CPU_DEVICE}}}}} " if wrapped else ""
-    suffix = "" if name is None else f" name: {name}"
-    return (cls or InvalidArgumentError)(None, None, f"{prefix}{message} [Op:{op_name}]{suffix}")
+    return (cls or InvalidArgumentError)(None, None, with_name(f"{prefix}{message} [Op:{op_name}]", name))
 
 
 def shape_str(shape) -> str:
     """``[2,3]``: how TF's kernels print a shape."""
     return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+# ------------------------------------------------------------------------------------------ TF's two eager paths
+#
+# TF's generated op wrappers first try the C fast path (``TFE_Py_FastPathExecute``); when it cannot take an
+# argument as given (a Python list or tuple, a NumPy scalar) it falls back to the Python ``*_eager_fallback``
+# path. A kernel error on the fast path is re-raised with `` name: <name>`` appended (the ``name`` argument, most
+# often None, which prints as nothing); on the fallback path it keeps the kernel's wording. Ops whose public
+# function converts its arguments before calling the wrapper see tensors only, and always take the fast path.
+
+
+_SLOW_PATH = (list, tuple, _numpy_scalar)
+
+
+def fast_path(*args):
+    """Whether TF's op wrapper, given these (not yet converted) tensor arguments, runs on its fast path: Python
+    lists and tuples and NumPy scalars send it down the fallback path."""
+    for a in args:
+        if isinstance(a, _SLOW_PATH):
+            return False
+    return True
+
+
+def error_name(name, *args):
+    """What follows `` name:`` in the op's errors for these arguments (``name`` or ``""``), or None for no suffix
+    (the fallback path, see :func:`fast_path`)."""
+    if not fast_path(*args):
+        return None
+    return "" if name is None else name
+
+
+def with_name(text, name):
+    """``text`` with TF's `` name: <name>`` suffix, or as it is when ``name`` is None (see :func:`error_name`)."""
+    return text if name is None else f"{text} name: {name}"
+
+
+def without_name(exc):
+    """``exc`` as the fallback path raises it: without the `` name: `` suffix the fast path adds."""
+    msg = exc.message
+    return type(exc)(None, None, msg[:-7]) if msg.endswith(" name: ") else exc
+
+
+def call_on_path(fast, fn, *args):
+    """``fn(*args)``, its InvalidArgumentError worded as TF's ``fast`` path (or, if false, its fallback path)
+    raises it: only the fallback drops the `` name: `` suffix (see :func:`fast_path`)."""
+    if fast:
+        return fn(*args)
+    try:
+        return fn(*args)
+    except InvalidArgumentError as exc:
+        raise without_name(exc) from None

@@ -31,13 +31,7 @@ export("nn.tanh")(tanh)
 def _fallback_call(op, features):
     """``op`` on ``features`` as TF's generated wrappers run it: a Python list goes through TF's slow path,
     whose errors carry no `` name: `` suffix."""
-    if not isinstance(features, (list, tuple)):
-        return execute(op, (to_tensor(features),))
-    x = to_tensor(features)
-    try:
-        return execute(op, (x,))
-    except errors.InvalidArgumentError as exc:
-        raise type(exc)(None, None, exc.message.removesuffix(" name: ")) from None
+    return errors.call_on_path(errors.fast_path(features), execute, op, (to_tensor(features),))
 
 
 # ------------------------------------------------------------------------------------------ softplus, softsign

@@ -21,7 +21,7 @@ from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import matching, to_tensor
 from .array_ops import BROADCAST_TO, cast, ones, reshape
 from .array_ops import range as _range
-from .manip_ops import attr_error, expand_dims, kernel_error, suffix, value_of
+from .manip_ops import attr_error, expand_dims, kernel_error, value_of
 from .math_ops import MUL, multiply
 from .reduction_ops import SUM
 
@@ -64,7 +64,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     off = convert_to_tensor(0, dtype) if off is None else off
     if on.dtype != off.dtype:
         raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of off_value")
-    sfx = suffix(name, indices, depth, on_value, off_value)
+    sfx = errors.error_name(name, indices, depth, on_value, off_value)
     idx = to_tensor(indices)
     if idx._value.dtype.name not in ("uint8", "int8", "int32", "int64"):
         raise attr_error("OneHot", "TI", idx.dtype, sfx)
@@ -329,7 +329,7 @@ def _check_align(align, op, sfx):
     if align not in _ALIGNS:
         text = (f"Value for attr 'align' of \"{align}\" is not in the list of allowed values: "
                 + ", ".join(f'"{a}"' for a in _ALIGNS) + f"\n\t; NodeDef: {{{{node {op}}}}}; {OPDEFS[op][1]} [Op:{op}]")
-        raise errors.InvalidArgumentError(None, None, text if sfx is None else f"{text} name: {sfx}")
+        raise errors.InvalidArgumentError(None, None, errors.with_name(text, sfx))
 
 
 def _diag_index(k, op, sfx):
@@ -351,13 +351,24 @@ def _check_bounds(shape, lo, hi, op, sfx):
                                f"{cols}", sfx)
 
 
+def _matrix_band(x, k, align, op, sfx):
+    """The diagonals ``(lo, hi)`` that ``k`` selects in the matrices of ``x``, checked in TF's order."""
+    _check_align(align, op, sfx)
+    shape = x._value.shape
+    if len(shape) < 2:
+        raise kernel_error(op, f"input must be at least 2-dim, received shape: {errors.shape_str(shape)}", sfx)
+    lo, hi = _diag_index(k, op, sfx)
+    _check_bounds(shape, lo, hi, op, sfx)
+    return lo, hi
+
+
 def _padding(x, padding_value, op, sfx):
     p = matching(x, padding_value)[1]
     if p.dtype != x.dtype:
         where = 4 if op == "MatrixDiagV3" else 2  # TF's inputs: (diagonal, k, num_rows, num_cols, padding_value)
-        raise errors.InvalidArgumentError(
-            None, None, f"cannot compute {op} as input #{where}(zero-based) was expected to be a {c_name(x.dtype)} "
-            f"tensor but is a {c_name(p.dtype)} tensor [Op:{op}]" + ("" if sfx is None else f" name: {sfx}"))
+        raise errors.InvalidArgumentError(None, None, errors.with_name(
+            f"cannot compute {op} as input #{where}(zero-based) was expected to be a {c_name(x.dtype)} "
+            f"tensor but is a {c_name(p.dtype)} tensor [Op:{op}]", sfx))
     return p
 
 
@@ -366,7 +377,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
     """A batch of matrices with ``diagonal`` on diagonal ``k`` (or a ``(low, high)`` band, stacked from ``high``
     down) and ``padding_value`` elsewhere (``tf.linalg.diag``); sizes are inferred when left at -1."""
     x = to_tensor(diagonal)
-    sfx = suffix(name, diagonal, k, num_rows, num_cols, padding_value)
+    sfx = errors.error_name(name, diagonal, k, num_rows, num_cols, padding_value)
     _check_align(align, "MatrixDiagV3", sfx)
     lo, hi = _diag_index(k, "MatrixDiagV3", sfx)
     shape = x._value.shape
@@ -401,14 +412,8 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     """Diagonal ``k`` (or the ``(low, high)`` band, stacked from ``high`` down, short ones padded with
     ``padding_value``) of each matrix in ``input`` (``tf.linalg.diag_part``)."""
     x = to_tensor(input)
-    sfx = suffix(name, input, k, padding_value)
-    _check_align(align, "MatrixDiagPartV3", sfx)
-    shape = x._value.shape
-    if len(shape) < 2:
-        raise kernel_error("MatrixDiagPartV3", f"input must be at least 2-dim, received shape: "
-                           f"{errors.shape_str(shape)}", sfx)
-    lo, hi = _diag_index(k, "MatrixDiagPartV3", sfx)
-    _check_bounds(shape, lo, hi, "MatrixDiagPartV3", sfx)
+    sfx = errors.error_name(name, input, k, padding_value)
+    lo, hi = _matrix_band(x, k, align, "MatrixDiagPartV3", sfx)
     p = _padding(x, padding_value, "MatrixDiagPartV3", sfx)
     return execute(MATRIX_DIAG_PART, (x, p), {"k": (lo, hi), "align": align})
 
@@ -418,14 +423,9 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """``input`` with diagonal ``k`` (or the ``(low, high)`` band) replaced by ``diagonal``
     (``tf.linalg.set_diag``)."""
     x, d = matching(input, diagonal)
-    sfx = suffix(name, input, diagonal, k)
-    _check_align(align, "MatrixSetDiagV3", sfx)
+    sfx = errors.error_name(name, input, diagonal, k)
+    lo, hi = _matrix_band(x, k, align, "MatrixSetDiagV3", sfx)
     shape = x._value.shape
-    if len(shape) < 2:
-        raise kernel_error("MatrixSetDiagV3", f"input must be at least 2-dim, received shape: "
-                           f"{errors.shape_str(shape)}", sfx)
-    lo, hi = _diag_index(k, "MatrixSetDiagV3", sfx)
-    _check_bounds(shape, lo, hi, "MatrixSetDiagV3", sfx)
     rows, cols = shape[-2:]
     max_len = max(min(rows + min(hi, 0), cols - max(lo, 0)), 0)
     if lo != hi and (d._value.ndim < 2 or d._value.shape[-2] != hi - lo + 1):
@@ -465,7 +465,7 @@ def band_part(input, num_lower, num_upper, name=None):
     """``input`` with everything outside a band zeroed: ``num_lower`` subdiagonals and ``num_upper``
     superdiagonals are kept (negative: all of them) (``tf.linalg.band_part``)."""
     x = to_tensor(input)
-    sfx = suffix(name, input, num_lower, num_upper)
+    sfx = errors.error_name(name, input, num_lower, num_upper)
     tensors = [v for v in (num_lower, num_upper) if isinstance(v, Tensor)]
     like = tensors[0]._value if tensors else None
     lower, upper = _band_index(num_lower, like), _band_index(num_upper, like)
@@ -473,10 +473,9 @@ def band_part(input, num_lower, num_upper, name=None):
         if t.dtype.kind not in "iu":
             raise attr_error("MatrixBandPart", "Tindex", _dtypes.dtype_of(t.dtype), sfx)
     if lower.dtype != upper.dtype:
-        raise errors.InvalidArgumentError(
-            None, None, f"cannot compute MatrixBandPart as input #2(zero-based) was expected to be a "
-            f"{lower.dtype.name} tensor but is a {upper.dtype.name} tensor [Op:MatrixBandPart]"
-            + ("" if sfx is None else f" name: {sfx}"))
+        raise errors.InvalidArgumentError(None, None, errors.with_name(
+            f"cannot compute MatrixBandPart as input #2(zero-based) was expected to be a "
+            f"{lower.dtype.name} tensor but is a {upper.dtype.name} tensor [Op:MatrixBandPart]", sfx))
     shape = x._value.shape
     if len(shape) < 2:
         raise kernel_error("MatrixBandPart", f"input must be at least 2-dim, received shape: "

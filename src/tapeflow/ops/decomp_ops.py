@@ -220,11 +220,12 @@ def _solve_grad(g, c, matrix, rhs, needs, adjoint=False):
     grad_rhs = execute(MATRIX_SOLVE, (matrix, g), {"adjoint": not adjoint})
     if not needs[0]:
         return None, grad_rhs
-    if adjoint:
-        grad_matrix = -matmul(c, grad_rhs, adjoint_b=True)
-    else:
-        grad_matrix = -matmul(grad_rhs, c, adjoint_b=True)
-    return grad_matrix, grad_rhs
+    return _solve_matrix_grad(c, grad_rhs, adjoint), grad_rhs
+
+
+def _solve_matrix_grad(c, grad_rhs, adjoint):
+    """A solve's gradient for its matrix, from the solution ``c`` and the gradient for the right-hand side."""
+    return -matmul(c, grad_rhs, adjoint_b=True) if adjoint else -matmul(grad_rhs, c, adjoint_b=True)
 
 
 def _triangular_error(matrix, rhs, lower, adjoint):
@@ -280,11 +281,7 @@ def _triangular_solve_grad(g, c, matrix, rhs, needs, lower=True, adjoint=False):
     grad_rhs = execute(MATRIX_TRIANGULAR_SOLVE, (matrix, g), {"lower": lower, "adjoint": not adjoint})
     if not needs[0]:
         return None, grad_rhs
-    if adjoint:
-        grad_matrix = -matmul(c, grad_rhs, adjoint_b=True)
-    else:
-        grad_matrix = -matmul(grad_rhs, c, adjoint_b=True)
-    return _masked(grad_matrix, "tril" if lower else "triu"), grad_rhs
+    return _masked(_solve_matrix_grad(c, grad_rhs, adjoint), "tril" if lower else "triu"), grad_rhs
 
 
 # ------------------------------------------------------------------------------------------ Cholesky

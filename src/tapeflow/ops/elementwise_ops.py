@@ -56,8 +56,8 @@ def _is_tensorish(v):
 
 
 def _run(op, args):
-    """Convert ``args`` as TF's generated wrappers do and run ``op``. A Python list among them sends TF down its
-    slow path, whose errors carry no `` name: `` suffix."""
+    """Convert ``args`` as TF's generated wrappers do and run ``op``, its errors worded for TF's path (a Python
+    list among them takes the fallback path: no `` name: `` suffix)."""
     if len(args) == 1:
         tensors = (to_tensor(args[0]),)
     elif any(_is_tensorish(a) for a in args):
@@ -66,12 +66,7 @@ def _run(op, args):
         # No tensor: the first value sets the dtype and the others must fit it exactly (TypeError otherwise).
         first = convert_to_tensor(args[0])
         tensors = (first,) + tuple(wrap(to_dtype(a, first.dtype)) for a in args[1:])
-    if not any(isinstance(a, (list, tuple)) for a in args):
-        return execute(op, tensors)
-    try:
-        return execute(op, tensors)
-    except errors.InvalidArgumentError as exc:
-        raise type(exc)(None, None, exc.message.removesuffix(" name: ")) from None
+    return errors.call_on_path(errors.fast_path(*args), execute, op, tensors)
 
 
 def _one_minus_square(t):

@@ -34,7 +34,6 @@ from .scatter_ops import (
     _index_tensor,
     _named,
     _position,
-    tensor_inputs,
 )
 
 __all__ = [
@@ -166,7 +165,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     axis = _axis_int(batch_dims if axis is None else axis)
     if axis == 0:
         batch_dims = 0  # TF's axis-0 path (``sparse_read``) takes no batch_dims
-    return _gather(params, indices, axis, int(batch_dims), tensor_inputs(params, indices))
+    return _gather(params, indices, axis, int(batch_dims), errors.fast_path(params, indices))
 
 
 # ------------------------------------------------------------------------------------------ boolean_mask

@@ -32,22 +32,10 @@ __all__ = ["concat", "split", "squeeze", "expand_dims", "tile", "reverse", "roll
 # ------------------------------------------------------------------------------------------ argument helpers
 
 
-def suffix(name, *args):
-    """The `` name: ...`` part TF appends to an op's error, or None where TF appends none.
-
-    TF's eager fast path appends it; Python lists, tuples and NumPy scalars among the op's tensor arguments send
-    the call down the slow path, which does not.
-    """
-    for a in args:
-        if isinstance(a, (list, tuple, np.generic)):
-            return None
-    return "" if name is None else name
-
-
 def kernel_error(op, message, name, node=None):
     """An error raised by ``op``'s kernel (``node`` names TF's function node when it differs: ``ConcatV2_N_2``)."""
     text = f"{{{{function_node __wrapped__{node or op}_device_{errors.CPU_DEVICE}}}}} {message} [Op:{op}]"
-    return errors.InvalidArgumentError(None, None, text if name is None else f"{text} name: {name}")
+    return errors.InvalidArgumentError(None, None, errors.with_name(text, name))
 
 
 def attr_error(op, attr, dtype, name):
@@ -57,7 +45,7 @@ def attr_error(op, attr, dtype, name):
     allowed = ", ".join(t[3:].lower() for t in found.group(1).split(", "))
     text = (f"Value for attr '{attr}' of {c_name(dtype)} is not in the list of allowed values: {allowed}\n"
             f"\t; NodeDef: {{{{node {op}}}}}; {sig} [Op:{op}]")
-    return errors.InvalidArgumentError(None, None, text if name is None else f"{text} name: {name}")
+    return errors.InvalidArgumentError(None, None, errors.with_name(text, name))
 
 
 def value_of(arg, dtype=None):
@@ -172,7 +160,7 @@ def concat(values, axis, name="concat"):
     """Join ``values`` along ``axis`` (``tf.concat``); one value comes back as its identity, as in TF."""
     if not isinstance(values, (list, tuple)):
         values = [values]
-    sfx = suffix(name, axis)
+    sfx = errors.error_name(name, axis)
     if len(values) == 1:
         ax = axis_value(axis)
         if ax.ndim:
@@ -193,10 +181,9 @@ def concat(values, axis, name="concat"):
     dt = tensors[0]._value.dtype
     for i, t in enumerate(tensors):
         if t._value.dtype != dt:
-            raise errors.InvalidArgumentError(
-                None, None, f"cannot compute ConcatV2 as input #{i}(zero-based) was expected to be a "
-                f"{c_name(tensors[0].dtype)} tensor but is a {c_name(t.dtype)} tensor [Op:ConcatV2]"
-                + ("" if sfx is None else f" name: {sfx}"))
+            raise errors.InvalidArgumentError(None, None, errors.with_name(
+                f"cannot compute ConcatV2 as input #{i}(zero-based) was expected to be a "
+                f"{c_name(tensors[0].dtype)} tensor but is a {c_name(t.dtype)} tensor [Op:ConcatV2]", sfx))
     axis = _concat_check(tensors, int(ax.reshape(())), sfx)
     return execute(CONCAT, tensors, {"axis": axis})
 
@@ -239,7 +226,7 @@ def _num_split_error(op, n, sfx):
     sig = OPDEFS[op][1]
     text = (f"Value for attr 'num_split' of {n} must be at least minimum 1\n\t; NodeDef: {{{{node {op}}}}}; {sig} "
             f"[Op:{op}]")
-    return errors.InvalidArgumentError(None, None, text if sfx is None else f"{text} name: {sfx}")
+    return errors.InvalidArgumentError(None, None, errors.with_name(text, sfx))
 
 
 @export("split")
@@ -247,7 +234,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Split ``value`` along ``axis`` into ``num_or_size_splits`` equal pieces or pieces of the given sizes
     (one size may be -1: the rest) (``tf.split``); returns a list of tensors."""
     x = to_tensor(value)
-    sfx = suffix(name, axis)
+    sfx = errors.error_name(name, axis)
     n = num_or_size_splits
     if isinstance(n, (int, np.integer)) and not isinstance(n, (bool, np.bool_)):
         n = int(n)
@@ -299,14 +286,14 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 # ------------------------------------------------------------------------------------------ squeeze, expand_dims
 
 
-@defop("Squeeze", dtypes=ALL)
-def SQUEEZE(x, shape):
-    return np.reshape(x, shape)
-
-
-@SQUEEZE.defvjp
-def _squeeze_grad(g, y, x, shape):
+def _reshape_back(g, y, x, shape):
+    """The gradient of an op that only changes the shape (Squeeze, ExpandDims): ``g`` in the input's shape."""
     return execute(RESHAPE, (g,), {"shape": x._value.shape})
+
+
+# The public functions work out the output shape; the op itself is a reshape to it.
+SQUEEZE = defop("Squeeze", dtypes=ALL)(RESHAPE.forward)
+SQUEEZE.defvjp(_reshape_back)
 
 
 @export("squeeze")
@@ -338,21 +325,15 @@ def squeeze(input, axis=None, name=None):
     return execute(SQUEEZE, (x,), {"shape": out})
 
 
-@defop("ExpandDims", dtypes=ALL)
-def EXPAND_DIMS(x, shape):
-    return np.reshape(x, shape)
-
-
-@EXPAND_DIMS.defvjp
-def _expand_dims_grad(g, y, x, shape):
-    return execute(RESHAPE, (g,), {"shape": x._value.shape})
+EXPAND_DIMS = defop("ExpandDims", dtypes=ALL)(RESHAPE.forward)
+EXPAND_DIMS.defvjp(_reshape_back)
 
 
 @export("expand_dims")
 def expand_dims(input, axis, name=None):
     """``input`` with a size-1 dimension inserted at ``axis`` (``-1`` appends one) (``tf.expand_dims``)."""
     x = to_tensor(input)
-    sfx = suffix(name, axis)
+    sfx = errors.error_name(name, axis)
     a = axis_value(axis) if not isinstance(axis, Tensor) else int_values(axis, "ExpandDims", "Tdim",
                                                                                           sfx)
     if a.size != 1:
@@ -387,7 +368,7 @@ def _tile_grad(g, y, x, multiples):
 def tile(input, multiples, name=None):
     """``input`` repeated ``multiples[i]`` times along each axis ``i`` (``tf.tile``)."""
     x = to_tensor(input)
-    sfx = suffix(name, multiples)
+    sfx = errors.error_name(name, multiples)
     m = int_values(multiples, "Tile", "Tmultiples", sfx)
     if m.ndim != 1:
         raise kernel_error("Tile", f"Expected multiples to be 1-D, but got shape {errors.shape_str(m.shape)}", sfx)
@@ -418,7 +399,7 @@ def _reverse_grad(g, y, x, axis):
 def reverse(tensor, axis, name=None):
     """``tensor`` with the order of elements along each axis in ``axis`` reversed (``tf.reverse``)."""
     x = to_tensor(tensor)
-    sfx = suffix(name, axis)
+    sfx = errors.error_name(name, axis)
     a = int_values(axis, "ReverseV2", "Tidx", sfx)
     if a.ndim != 1:
         raise kernel_error("ReverseV2", f"'dims' must be 1-dimension, not {a.ndim}", sfx)
@@ -448,7 +429,7 @@ def _roll_grad(g, y, x, shift, axis):
 def roll(input, shift, axis, name=None):
     """``input`` with elements shifted cyclically by ``shift`` along ``axis`` (both ints or lists) (``tf.roll``)."""
     x = to_tensor(input)
-    sfx = suffix(name, shift, axis)
+    sfx = errors.error_name(name, shift, axis)
     s = int_values(shift, "Roll", "Tshift", sfx, default=None)
     a = int_values(axis, "Roll", "Taxis", sfx, default=None)
     nd = x._value.ndim
@@ -486,7 +467,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     and drops the axis. Runs the same op as ``input_[...]``.
     """
     x = to_tensor(input_)
-    sfx = suffix(name, begin, end, strides)
+    sfx = errors.error_name(name, begin, end, strides)
     b = int_values(begin, "StridedSlice", "Index", sfx, default=None)
     e = int_values(end, "StridedSlice", "Index", sfx, like=b)
     s = np.ones_like(b) if strides is None else int_values(strides, "StridedSlice", "Index", sfx, like=b)

@@ -344,16 +344,6 @@ def _same_shape(logits, labels):
 # ------------------------------------------------------------------------------------------ l2_loss, bias_add
 
 
-def _fallback_errors(fn, inputs, *args):
-    """Run ``fn``; when an input is a Python list, TF takes its slow path, whose errors have no `` name: ``."""
-    if not any(isinstance(v, (list, tuple)) for v in inputs):
-        return fn(*args)
-    try:
-        return fn(*args)
-    except errors.InvalidArgumentError as exc:
-        raise type(exc)(None, None, exc.message.removesuffix(" name: ")) from None
-
-
 @defop("L2Loss", dtypes=FLOAT)
 def L2_LOSS(x):
     return np.add.reduce(x * x * x.dtype.type(0.5), axis=None)
@@ -367,7 +357,7 @@ def _l2_loss_grad(g, y, x):
 @export("nn.l2_loss")
 def l2_loss(t, name=None):
     """``sum(t ** 2) / 2`` as a scalar (``tf.nn.l2_loss``)."""
-    return _fallback_errors(lambda: execute(L2_LOSS, (to_tensor(t),)), (t,))
+    return errors.call_on_path(errors.fast_path(t), execute, L2_LOSS, (to_tensor(t),))
 
 
 def _channel_axis(ndim, data_format):
@@ -428,7 +418,8 @@ def bias_add(value, bias, data_format=None, name=None):
                              f"data_format={data_format}")
     x = to_tensor(value)
     b = bias if isinstance(bias, EagerTensor) else to_tensor(bias, None if _is_tensor(bias) else x.dtype)
-    return _fallback_errors(execute, (value, bias), BIAS_ADD, (x, b), {"data_format": data_format or "NHWC"})
+    return errors.call_on_path(errors.fast_path(value, bias), execute, BIAS_ADD, (x, b),
+                               {"data_format": data_format or "NHWC"})
 
 
 def _is_tensor(v):

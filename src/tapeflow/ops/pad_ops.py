@@ -17,7 +17,7 @@ from .._core.exports import export
 from .._core.registry import ALL, defop
 from .._core.tensor import Tensor
 from ._convert import matching, to_tensor
-from .manip_ops import int_values, kernel_error, scalar_if_0d, suffix
+from .manip_ops import int_values, kernel_error, scalar_if_0d
 
 __all__ = ["pad", "slice"]
 
@@ -116,7 +116,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
                          f"Received `mode` = {mode}")
-    sfx = suffix(name, paddings)
+    sfx = errors.error_name(name, paddings)
     if mode != "CONSTANT":
         p = _check_paddings(x, int_values(paddings, "MirrorPad", "Tpaddings", sfx), "MirrorPad", sfx)
         shape = x._value.shape
@@ -134,11 +134,11 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         p = _check_paddings(x, int_values(paddings, "Pad", "Tpaddings", sfx), "Pad", sfx)
         return execute(PAD, (x,), {"paddings": p})
     c = matching(x, constant_values)[1]
-    sfx = suffix(name, paddings, constant_values)
+    sfx = errors.error_name(name, paddings, constant_values)
     if c.dtype != x.dtype:
-        raise errors.InvalidArgumentError(
-            None, None, f"cannot compute PadV2 as input #2(zero-based) was expected to be a {c_name(x.dtype)} "
-            f"tensor but is a {c_name(c.dtype)} tensor [Op:PadV2]" + ("" if sfx is None else f" name: {sfx}"))
+        raise errors.InvalidArgumentError(None, None, errors.with_name(
+            f"cannot compute PadV2 as input #2(zero-based) was expected to be a {c_name(x.dtype)} "
+            f"tensor but is a {c_name(c.dtype)} tensor [Op:PadV2]", sfx))
     p = _check_paddings(x, int_values(paddings, "PadV2", "Tpaddings", sfx), "PadV2", sfx)
     if c._value.ndim:
         raise kernel_error("PadV2", f"constant_values must be a scalar. Found: {errors.shape_str(c._value.shape)}",
@@ -162,7 +162,7 @@ def _slice_grad(g, y, x, begin, size):
 def slice(input_, begin, size, name=None):
     """The block of ``input_`` starting at ``begin`` with extent ``size`` (-1: to the end) (``tf.slice``)."""
     x = to_tensor(input_)
-    sfx = suffix(name, begin, size)
+    sfx = errors.error_name(name, begin, size)
     b = int_values(begin, "Slice", "Index", sfx, default=None)
     s = int_values(size, "Slice", "Index", sfx, like=b)
     shape = x._value.shape

@@ -32,7 +32,7 @@ def _normalize_axis(op_name, axis, ndim):
     """
     if axis is None:
         return None
-    suffix = None if isinstance(axis, (list, tuple)) else ""
+    suffix = errors.error_name(None, axis)
     given = axis
     if hasattr(axis, "_value"):
         axis = axis._value.tolist()
@@ -347,30 +347,17 @@ ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin))
 ALL_AXES = {"axis": None, "keepdims": False}  # shared attrs of a full reduction (never mutated)
 
 
-def _native(value):
-    """Whether TF would hand ``value`` to its kernels as is: anything but a Python list or tuple, which takes
-    TF's slower conversion path, whose kernel errors carry no `` name: `` suffix."""
-    return not isinstance(value, (list, tuple))
-
-
-def _unnamed(exc):
-    """``exc`` without the `` name: `` suffix TF adds on its fast path (see :func:`_native`)."""
-    msg = exc.message
-    return type(exc)(None, None, msg[:-7]) if msg.endswith(" name: ") else exc
-
-
 def _reduce(op, value, axis, keepdims, dtype=None):
     """Convert, check ``axis`` and run a reduction; errors worded as TF words them for this kind of input."""
-    native = _native(value) and _native(axis)
     try:
         x = to_tensor(value, dtype)
         if axis is None and not keepdims:
             return execute(op, (x,), ALL_AXES)
         return execute(op, (x,), {"axis": _normalize_axis(op.name, axis, x._value.ndim), "keepdims": bool(keepdims)})
     except errors.InvalidArgumentError as exc:
-        if native:
+        if errors.fast_path(value, axis):
             raise
-        raise _unnamed(exc) from None
+        raise errors.without_name(exc) from None
 
 
 def _reduction_api(op, doc):

@@ -35,28 +35,19 @@ _INT32_64 = ("int32", "int64")
 # ------------------------------------------------------------------------------------------ shared checks
 
 
-def tensor_inputs(*values):
-    """Whether every input already is a tensor (or variable or NumPy array).
-
-    TF's error messages then end in `` name: ``; with a Python list among the inputs they do not (the op takes
-    another path in TF's eager executor).
-    """
-    return all(isinstance(v, (Tensor, np.ndarray)) or getattr(v, "_tapeflow_variable", False) for v in values)
-
-
 def _index_tensor(indices, op_name, allowed=_INT16_32_64, named=False):
     """``indices`` as an integer tensor, refused as TF's attr check refuses other dtypes."""
     t = to_tensor(indices)
     if t.dtype.name not in allowed:
-        raise errors.InvalidArgumentError(
-            None, None, f"Value for attr 'Tindices' of {c_name(t.dtype)} is not in the list of allowed values: "
+        raise errors.InvalidArgumentError(None, None, errors.with_name(
+            f"Value for attr 'Tindices' of {c_name(t.dtype)} is not in the list of allowed values: "
             f"{', '.join(allowed)}\n\t; NodeDef: {{{{node {op_name}}}}}; {OPDEFS.get(op_name, (None, ''))[1]} "
-            f"[Op:{op_name}]" + (" name: " if named else ""))
+            f"[Op:{op_name}]", _named(named)))
     return t
 
 
 def _position(pos):
-    return "[" + ",".join(str(int(p)) for p in pos) + "]"
+    return "[" + ",".join(str(int(p)) for p in pos) + "]" if len(pos) else ""  # a scalar index: "indices = 5"
 
 
 def _first_bad(bad):
@@ -118,7 +109,7 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """
     batch_dims = int(batch_dims)
     # TF's batched gather_nd is Python building on tensors: its errors are always the named kind.
-    named = tensor_inputs(params, indices) or batch_dims > 0
+    named = errors.fast_path(params, indices) or batch_dims > 0
     idx = _index_tensor(indices, "GatherNd", named=named)
     p = to_tensor(params)
     iv, pv = idx._value, p._value
@@ -218,7 +209,7 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
 
     Updates at repeated indices add up; out-of-range rows raise.
     """
-    named = tensor_inputs(indices, updates, shape)
+    named = errors.fast_path(indices, updates, shape)
     idx = _index_tensor(indices, "ScatterNd", named=named)
     upd = to_tensor(updates)
     if isinstance(shape, Tensor) and shape.dtype != idx.dtype:
@@ -318,7 +309,7 @@ def _not_found(op_name, t, idx):
 
 
 def _tensor_scatter(op, allowed, tensor, indices, updates):
-    named = tensor_inputs(tensor, indices, updates)
+    named = errors.fast_path(tensor, indices, updates)
     t = to_tensor(tensor)
     idx = _index_tensor(indices, op.name, allowed, named=named)
     upd = to_tensor(updates) if isinstance(updates, Tensor) or getattr(updates, "_tapeflow_variable", False) \
@@ -419,7 +410,7 @@ def scatter_nd_variable(var, kind, indices, updates):
     """``var.scatter_nd_<kind>(indices, updates)``: ``tensor_scatter_nd_<kind>`` written back into ``var``."""
     op_name = {"add": "ResourceScatterNdAdd", "sub": "ResourceScatterNdSub", "update": "ResourceScatterNdUpdate",
                "max": "ResourceScatterNdMax", "min": "ResourceScatterNdMin"}[kind]
-    named = tensor_inputs(indices, updates)
+    named = errors.fast_path(indices, updates)
     idx = _index_tensor(indices, op_name, _INT32_64, named=named)
     upd = convert_to_tensor(updates, var.dtype)
     old = var._value

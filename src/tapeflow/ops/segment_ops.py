@@ -12,14 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import dtypes, errors
-from .._core.convert import c_name
 from .._core.dispatch import execute
 from .._core.exports import export
-from .._core.opdefs import OPDEFS
 from .._core.registry import NUMERIC, REAL, defop
 from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
 from .array_ops import RESHAPE, SELECT
+from .manip_ops import attr_error
 from .math_ops import MAXIMUM, MUL, REALDIV, SQRT, truediv
 
 __all__ = [
@@ -253,30 +252,13 @@ UNSORTED_SEGMENT_PROD.defvjp(_prod_grad)
 # ------------------------------------------------------------------------------------------ public functions
 
 
-def _native(value):
-    """Whether TF's kernel errors end in `` name: `` for this input: not for Python lists and tuples, which take
-    TF's slower conversion path."""
-    return not isinstance(value, (list, tuple))
-
-
-def _unnamed(exc):
-    msg = exc.message
-    return type(exc)(None, None, msg[:-7]) if msg.endswith(" name: ") else exc
-
-
-def _attr_error(op_name, attr, dtype, allowed):
-    return errors.InvalidArgumentError(
-        None, None, f"Value for attr '{attr}' of {c_name(dtype)} is not in the list of allowed values: {allowed}\n"
-        f"\t; NodeDef: {{{{node {op_name}}}}}; {OPDEFS[op_name][1]} [Op:{op_name}] name: ")
-
-
 def _num_segments(op, num_segments, native):
     if isinstance(num_segments, Tensor) or getattr(num_segments, "_tapeflow_variable", False):
         n = to_tensor(num_segments)
     else:
         n = convert_to_tensor(num_segments, dtypes.int32 if native else None)
     if n.dtype.name not in ("int32", "int64"):
-        raise _attr_error(op.name, "Tnumsegments", n.dtype, "int32, int64")
+        raise attr_error(op.name, "Tnumsegments", n.dtype, "")
     if n._value.ndim:
         raise errors.op_error(op.name, f"num_segments should be a scalar, not shape {errors.shape_str(n.shape)}")
     return int(n._value)
@@ -289,28 +271,28 @@ def _checked(op, data, segment_ids, native, allowed_ids=("int32", "int64")):
     if native and x._value.dtype.num not in op.allowed_nums:
         execute(op, (x, ids))  # the data's dtype error
     if ids.dtype.name not in allowed_ids:
-        raise _attr_error(op.name, "Tindices", ids.dtype, ", ".join(allowed_ids))
+        raise attr_error(op.name, "Tindices", ids.dtype, "")
     return x, ids
 
 
 def _segment(op, data, segment_ids):
-    native = _native(data) and _native(segment_ids)
+    native = errors.fast_path(data, segment_ids)
     try:
         return execute(op, _checked(op, data, segment_ids, native))
     except errors.InvalidArgumentError as exc:
-        raise exc if native else _unnamed(exc) from None
+        raise exc if native else errors.without_name(exc) from None
 
 
 _UNSORTED_IDS = {"UnsortedSegmentSum": ("int16", "int32", "int64")}
 
 
 def _unsorted(op, data, segment_ids, num_segments):
-    native = _native(data) and _native(segment_ids)
+    native = errors.fast_path(data, segment_ids)
     try:
         x, ids = _checked(op, data, segment_ids, native, _UNSORTED_IDS.get(op.name, ("int32", "int64")))
         return execute(op, (x, ids), {"num_segments": _num_segments(op, num_segments, native)})
     except errors.InvalidArgumentError as exc:
-        raise exc if native else _unnamed(exc) from None
+        raise exc if native else errors.without_name(exc) from None
 
 
 @export("math.segment_sum")

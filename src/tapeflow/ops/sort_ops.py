@@ -12,13 +12,12 @@ from collections import namedtuple
 import numpy as np
 
 from .._core import dtypes, errors
-from .._core.convert import c_name
 from .._core.dispatch import execute
 from .._core.exports import export
-from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, REAL, defop
 from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
+from .manip_ops import attr_error
 from .math_ops import NEG
 
 __all__ = ["top_k", "sort", "argsort", "TopKV2"]
@@ -103,20 +102,6 @@ def _top_k_grad(gs, ys, x, k, index_type):
     return execute(SCATTER_ALONG_AXIS, (g, ys[1]), {"axis": -1, "size": x._value.shape[-1]})
 
 
-def _attr_error(op_name, attr, dtype, allowed):
-    """TF's error for a dtype attribute (other than the data's ``T``) outside its allowed list."""
-    return errors.InvalidArgumentError(
-        None, None, f"Value for attr '{attr}' of {c_name(dtype)} is not in the list of allowed values: {allowed}\n"
-        f"\t; NodeDef: {{{{node {op_name}}}}}; {OPDEFS[op_name][1]} [Op:{op_name}] name: ")
-
-
-def _unnamed(exc, native):
-    """TF's kernel errors have no `` name: `` suffix when an input was a Python list or tuple."""
-    if native or not exc.message.endswith(" name: "):
-        return exc
-    return type(exc)(None, None, exc.message[:-7])
-
-
 _INDEX_TYPES = frozenset({"int16", "int32", "int64"})
 
 
@@ -127,7 +112,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     Returns ``TopKV2(values, indices)``; equal values come in index order, the gradient reaches ``values``
     only. With ``sorted=False`` TF returns them in an internal heap order; tapeflow returns them sorted.
     """
-    native = not isinstance(input, (list, tuple)) and not isinstance(k, (list, tuple))  # see _unnamed
+    native = errors.fast_path(input, k)
     x = to_tensor(input)
     if not isinstance(sorted, bool):
         raise TypeError(f"Expected bool for argument 'sorted' not {sorted!r}.")
@@ -146,9 +131,9 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
         if x._value.dtype.num not in TOP_K.allowed_nums:
             execute(TOP_K, (x,), {"k": 0, "index_type": np.int32})  # TF's dtype error for the values
         if kt.dtype.name not in _INDEX_TYPES:
-            raise _attr_error("TopKV2", "Tk", kt.dtype, "int16, int32, int64")
+            raise attr_error("TopKV2", "Tk", kt.dtype, "")
         if index_type.name not in _INDEX_TYPES:
-            raise _attr_error("TopKV2", "index_type", index_type, "int16, int32, int64")
+            raise attr_error("TopKV2", "index_type", index_type, "")
         if kt._value.ndim:
             raise errors.op_error("TopKV2", f"k must be scalar, got shape {errors.shape_str(kt._value.shape)}")
         k = int(kt._value)
@@ -160,7 +145,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
         if shape[-1] < k:
             raise errors.op_error("TopKV2", f"input must have at least k columns. Had {shape[-1]}, needed {k}")
     except errors.InvalidArgumentError as exc:
-        raise _unnamed(exc, native) from None
+        raise exc if native else errors.without_name(exc) from None
     values, indices = execute(TOP_K, (x,), {"k": k, "index_type": index_type.as_numpy_dtype})
     return TopKV2(values, indices)
 

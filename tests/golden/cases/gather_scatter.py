@@ -534,3 +534,13 @@ def sgd_sparse_and_dense_variables_together(tf):
         opt.apply_gradients(zip(grads, [table, w]))
         losses.append([loss, grads])
     return [losses, table, w, opt.iterations.numpy()]
+
+
+@case
+def python_scalar_indices_keep_error_name(tf):
+    # Python scalars do not send TF's wrapper down its fallback path; a scalar index prints as "indices = 5".
+    p = tf.constant([1.0, 2.0])
+    idx = tf.constant([[0], [5]])
+    return [catch(tf.gather, p, 5), catch(tf.gather, p, np.int32(5)), catch(tf.gather, p, [5]),
+            catch(tf.tensor_scatter_nd_update, p, idx, tf.constant([1.0, 2.0])),
+            catch(tf.tensor_scatter_nd_update, p, [[0], [5]], tf.constant([1.0, 2.0]))]

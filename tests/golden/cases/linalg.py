@@ -8,7 +8,7 @@ reconstructions): TF's come from Eigen's iterations and may differ in sign from 
 
 import numpy as np
 
-from tests.golden.harness import case, catch
+from tests.golden.harness import case, catch, grads_by_dtype
 
 _REAL = ("float32", "float64")
 _COMPLEX = ("complex64", "complex128")
@@ -28,19 +28,13 @@ def _loss(tf, outs):
     return total
 
 
-def _run(tf, fn, values, dtype, **kw):
-    xs = [tf.constant(v, dtype=getattr(tf, dtype)) for v in values]
-    with tf.GradientTape() as tape:
-        for x in xs:
-            tape.watch(x)
-        outs = fn(*xs, **kw)
-        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-        loss = _loss(tf, outs)
-    return [outs, tape.gradient(loss, xs)]
-
-
 def _both(tf, fn, *values, dtypes=_REAL, **kw):
-    return {d: _run(tf, fn, values, d, **kw) for d in dtypes}
+    """``{dtype: [outputs, gradients]}``: one tape per dtype, its target the weighted sum of the outputs."""
+    def outputs(*xs):
+        outs = fn(*xs, **kw)
+        return list(outs) if isinstance(outs, (list, tuple)) else [outs]
+
+    return grads_by_dtype(tf, outputs, *values, dtypes=dtypes, per_output=False, target=lambda outs: _loss(tf, outs))
 
 
 def _complex(*pairs):

@@ -9,45 +9,7 @@ tape per output.
 
 import numpy as np
 
-from tests.golden.harness import case, catch
-
-_DTYPES = ("float32", "float64")
-
-
-def _grad_of(tf, fn, xs, k):
-    with tf.GradientTape() as tape:
-        for x in xs:
-            tape.watch(x)
-        y = fn(*xs) if k is None else fn(*xs)[k]
-    return [y, tape.gradient(y, xs)]
-
-
-def _grads(tf, fn, *values, dtype="float32"):
-    xs = [tf.constant(v, dtype=getattr(tf, dtype)) for v in values]
-    probe = fn(*xs)
-    if not isinstance(probe, list):
-        return _grad_of(tf, fn, xs, None)
-    return [_grad_of(tf, fn, xs, k) for k in range(len(probe))]
-
-
-def _both(tf, fn, *values):
-    return {d: _grads(tf, fn, *values, dtype=d) for d in _DTYPES}
-
-
-def _second(tf, fn, values, dtype):
-    """``[y, dy/dx, d2y/dx2]`` (the second as the gradient of the summed first) with nested tapes."""
-    x = tf.constant(values, dtype=getattr(tf, dtype))
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = fn(x)
-        g = inner.gradient(y, x)
-    return [y, g, outer.gradient(g, x)]
-
-
-def _both_second(tf, fn, values):
-    return {d: _second(tf, fn, values, d) for d in _DTYPES}
+from tests.golden.harness import FLOAT_DTYPES, case, catch, grads_by_dtype, second_derivatives_by_dtype
 
 
 def _complex_grads(tf, fn, re, im, dtype):
@@ -66,29 +28,30 @@ U = [-0.9, -0.4, 0.0, 0.25, 0.8]
 
 @case
 def trig_values_and_grads(tf):
-    return _both(tf, lambda x: [tf.sin(x), tf.cos(x), tf.tan(x), tf.math.sin(x), tf.math.cos(x)], T)
+    return grads_by_dtype(tf, lambda x: [tf.sin(x), tf.cos(x), tf.tan(x), tf.math.sin(x), tf.math.cos(x)], T)
 
 
 @case
 def inverse_trig_values_and_grads(tf):
-    return _both(tf, lambda x: [tf.asin(x), tf.acos(x), tf.atan(x), tf.math.atan(x * 5.0)], U)
+    return grads_by_dtype(tf, lambda x: [tf.asin(x), tf.acos(x), tf.atan(x), tf.math.atan(x * 5.0)], U)
 
 
 @case
 def trig_second_derivatives(tf):
-    return {n: _both_second(tf, getattr(tf.math, n), [-0.8, 0.1, 0.6]) for n in (
+    return {n: second_derivatives_by_dtype(tf, getattr(tf.math, n), [-0.8, 0.1, 0.6]) for n in (
         "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "atanh")}
 
 
 @case
 def inverse_trig_domain_edges(tf):
     # asin'(+-1) and acos'(+-1) are inf, outside [-1, 1] value and gradient are NaN
-    return _both(tf, lambda x: [tf.asin(x), tf.acos(x), tf.atanh(x), tf.acosh(x + 2.0)], [-2.0, -1.0, 1.0, 1.5])
+    return grads_by_dtype(tf, lambda x: [tf.asin(x), tf.acos(x), tf.atanh(x), tf.acosh(x + 2.0)],
+                          [-2.0, -1.0, 1.0, 1.5])
 
 
 @case
 def tan_at_large_and_half_pi(tf):
-    return {d: [tf.tan(tf.constant([1.5707963267948966, 100.0, -1e5], getattr(tf, d)))] for d in _DTYPES}
+    return {d: [tf.tan(tf.constant([1.5707963267948966, 100.0, -1e5], getattr(tf, d)))] for d in FLOAT_DTYPES}
 
 
 # --------------------------------------------------------------------------------------------- hyperbolic
@@ -96,19 +59,20 @@ def tan_at_large_and_half_pi(tf):
 
 @case
 def hyperbolic_values_and_grads(tf):
-    return _both(tf, lambda x: [tf.sinh(x), tf.cosh(x), tf.asinh(x), tf.math.tanh(x)], [-3.0, -0.5, 0.0, 0.4, 2.5])
+    return grads_by_dtype(tf, lambda x: [tf.sinh(x), tf.cosh(x), tf.asinh(x), tf.math.tanh(x)],
+                          [-3.0, -0.5, 0.0, 0.4, 2.5])
 
 
 @case
 def inverse_hyperbolic_values_and_grads(tf):
-    return _both(tf, lambda x: [tf.acosh(x + 2.0), tf.atanh(x / 4.0), tf.math.acosh(x)],
-                 [-0.9, 1.0, 1.5, 3.0])
+    return grads_by_dtype(tf, lambda x: [tf.acosh(x + 2.0), tf.atanh(x / 4.0), tf.math.acosh(x)],
+                          [-0.9, 1.0, 1.5, 3.0])
 
 
 @case
 def hyperbolic_overflow(tf):
     return {d: [f(tf.constant([-1000.0, 1000.0, np.inf, -np.inf, np.nan], getattr(tf, d)))
-                for f in (tf.sinh, tf.cosh, tf.asinh, tf.atanh, tf.math.expm1, tf.math.log1p)] for d in _DTYPES}
+                for f in (tf.sinh, tf.cosh, tf.asinh, tf.atanh, tf.math.expm1, tf.math.log1p)] for d in FLOAT_DTYPES}
 
 
 # --------------------------------------------------------------------------------------------- expm1, log1p
@@ -116,17 +80,17 @@ def hyperbolic_overflow(tf):
 
 @case
 def expm1_log1p_values_and_grads(tf):
-    return _both(tf, lambda x: [tf.math.expm1(x), tf.math.log1p(x)], [-0.9, -1e-10, 0.0, 1e-8, 0.5, 20.0])
+    return grads_by_dtype(tf, lambda x: [tf.math.expm1(x), tf.math.log1p(x)], [-0.9, -1e-10, 0.0, 1e-8, 0.5, 20.0])
 
 
 @case
 def expm1_log1p_second_derivatives(tf):
-    return {n: _both_second(tf, getattr(tf.math, n), [-0.5, 0.2, 3.0]) for n in ("expm1", "log1p")}
+    return {n: second_derivatives_by_dtype(tf, getattr(tf.math, n), [-0.5, 0.2, 3.0]) for n in ("expm1", "log1p")}
 
 
 @case
 def log1p_at_minus_one_and_below(tf):
-    return _both(tf, lambda x: [tf.math.log1p(x)], [-1.0, -2.0])
+    return grads_by_dtype(tf, lambda x: [tf.math.log1p(x)], [-1.0, -2.0])
 
 
 # --------------------------------------------------------------------------------------------- complex
@@ -167,17 +131,17 @@ E = [-30.0, -6.0, -2.0, -0.6, -0.4, -1e-5, 0.0, 3e-3, 0.45, 0.5, 0.55, 1.0, 2.7,
 @case
 def erf_erfc_values(tf):
     return {d: [tf.math.erf(tf.constant(E, getattr(tf, d))), tf.math.erfc(tf.constant(E, getattr(tf, d)))]
-            for d in _DTYPES}
+            for d in FLOAT_DTYPES}
 
 
 @case
 def erf_erfc_grads(tf):
-    return _both(tf, lambda x: [tf.math.erf(x), tf.math.erfc(x)], [-2.0, -0.3, 0.0, 0.7, 4.0])
+    return grads_by_dtype(tf, lambda x: [tf.math.erf(x), tf.math.erfc(x)], [-2.0, -0.3, 0.0, 0.7, 4.0])
 
 
 @case
 def erf_erfc_second_derivatives(tf):
-    return {n: _both_second(tf, getattr(tf.math, n), [-1.5, 0.2, 0.9]) for n in ("erf", "erfc")}
+    return {n: second_derivatives_by_dtype(tf, getattr(tf.math, n), [-1.5, 0.2, 0.9]) for n in ("erf", "erfc")}
 
 
 @case
@@ -185,7 +149,7 @@ def erf_erfc_special_values(tf):
     # float64 erf is NaN once x * x overflows (TF's kernel squares first); float32 saturates to +-1
     v = [np.inf, -np.inf, np.nan, 1e300, -1e200, 1e150, -0.0]
     return {d: [tf.math.erf(tf.constant(v, getattr(tf, d))), tf.math.erfc(tf.constant(v, getattr(tf, d)))]
-            for d in _DTYPES}
+            for d in FLOAT_DTYPES}
 
 
 @case
@@ -202,26 +166,26 @@ G = [0.001, 0.2, 0.7, 1.0, 1.3, 2.0, 2.6, 5.5, 12.0, 170.5, 1e6, -0.3, -1.5, -2.
 @case
 def lgamma_digamma_values(tf):
     return {d: [tf.math.lgamma(tf.constant(G, getattr(tf, d))), tf.math.digamma(tf.constant(G, getattr(tf, d)))]
-            for d in _DTYPES}
+            for d in FLOAT_DTYPES}
 
 
 @case
 def lgamma_digamma_special_values(tf):
     v = [0.0, -0.0, -1.0, -3.0, -1e20, np.inf, -np.inf, np.nan, 1e300, 3e305, -1e15 - 0.5]
     return {d: [tf.math.lgamma(tf.constant(v, getattr(tf, d))), tf.math.digamma(tf.constant(v, getattr(tf, d)))]
-            for d in _DTYPES}
+            for d in FLOAT_DTYPES}
 
 
 @case
 def lgamma_digamma_grads(tf):
-    return _both(tf, lambda x: [tf.math.lgamma(x), tf.math.digamma(x)], [0.4, 1.0, 2.5, 9.0, -0.5, -2.3])
+    return grads_by_dtype(tf, lambda x: [tf.math.lgamma(x), tf.math.digamma(x)], [0.4, 1.0, 2.5, 9.0, -0.5, -2.3])
 
 
 @case
 def lgamma_second_and_third_derivatives(tf):
     # lgamma'' = polygamma(1, x), digamma'' = polygamma(2, x): both through TF's Polygamma gradient
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         x = tf.constant([0.6, 1.7, 4.0, -1.4], getattr(tf, d))
         with tf.GradientTape() as t3:
             t3.watch(x)
@@ -257,7 +221,7 @@ def polygamma_special_orders_and_points(tf):
 @case
 def polygamma_grads(tf):
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         n = tf.constant([0.0, 1.0, 2.0], getattr(tf, d))
         x = tf.constant([0.7, 1.6, 3.0], getattr(tf, d))
         with tf.GradientTape(persistent=True) as tape:
@@ -270,7 +234,7 @@ def polygamma_grads(tf):
 @case
 def zeta_values_and_grads(tf):
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         s = tf.constant([1.0, 0.5, 1.5, 2.0, 3.0, 3.0, 4.0, 2.0, 5.0, 2.5, 7.0], getattr(tf, d))
         q = tf.constant([2.0, 2.0, 0.3, 1.0, 0.5, -2.5, -3.0, -3.0, 10.0, -1.5, np.inf], getattr(tf, d))
         with tf.GradientTape(persistent=True) as tape:
@@ -292,20 +256,20 @@ def xlogy_xdivy_xlog1py_values(tf):
 
 @case
 def xlogy_family_grads(tf):
-    return _both(tf, lambda x, y: [tf.math.xlogy(x, y), tf.math.xdivy(x, y), tf.math.xlog1py(x, y)],
-                 [[0.0, 1.5, -2.0], [0.0, 0.3, 3.0]], [0.5, 2.0, 0.7])
+    return grads_by_dtype(tf, lambda x, y: [tf.math.xlogy(x, y), tf.math.xdivy(x, y), tf.math.xlog1py(x, y)],
+                          [[0.0, 1.5, -2.0], [0.0, 0.3, 3.0]], [0.5, 2.0, 0.7])
 
 
 @case
 def xlogy_grads_at_zero_x(tf):
     # d/dx is xlogy(x != 0, y): 0 at x = 0, even where log(y) is infinite
-    return _both(tf, lambda x, y: [tf.math.xlogy(x, y), tf.math.xdivy(x, y)], [0.0, 0.0, 2.0], [0.0, 3.0, 0.0])
+    return grads_by_dtype(tf, lambda x, y: [tf.math.xlogy(x, y), tf.math.xdivy(x, y)], [0.0, 0.0, 2.0], [0.0, 3.0, 0.0])
 
 
 @case
 def xlogy_second_derivatives(tf):
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         x = tf.constant([0.5, 2.0], getattr(tf, d))
         y = tf.constant([1.5, 0.4], getattr(tf, d))
         with tf.GradientTape(persistent=True) as outer:
@@ -330,13 +294,14 @@ def atan2_values_quadrants_and_zeros(tf):
 
 @case
 def atan2_grads_broadcast(tf):
-    return _both(tf, lambda y, x: [tf.math.atan2(y, x)], [[1.0, -2.0, 0.5], [0.3, 0.0, -1.0]], [2.0, -1.0, 0.5])
+    return grads_by_dtype(tf, lambda y, x: [tf.math.atan2(y, x)], [[1.0, -2.0, 0.5], [0.3, 0.0, -1.0]],
+                          [2.0, -1.0, 0.5])
 
 
 @case
 def atan2_second_derivatives(tf):
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         y = tf.constant([1.0, -0.5], getattr(tf, d))
         x = tf.constant([0.5, 2.0], getattr(tf, d))
         with tf.GradientTape(persistent=True) as outer:
@@ -354,8 +319,8 @@ def atan2_second_derivatives(tf):
 
 @case
 def squared_difference_values_and_grads(tf):
-    return _both(tf, lambda x, y: [tf.math.squared_difference(x, y)], [[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]],
-                 [2.0, -1.0, 0.25])
+    return grads_by_dtype(tf, lambda x, y: [tf.math.squared_difference(x, y)], [[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]],
+                          [2.0, -1.0, 0.25])
 
 
 @case
@@ -379,14 +344,14 @@ def divide_no_nan_values(tf):
 
 @case
 def divide_no_nan_grads(tf):
-    return _both(tf, lambda x, y: [tf.math.divide_no_nan(x, y)], [[1.0, 2.0, np.nan], [0.0, -3.0, 1.0]],
-                 [0.0, 0.5, 0.0])
+    return grads_by_dtype(tf, lambda x, y: [tf.math.divide_no_nan(x, y)], [[1.0, 2.0, np.nan], [0.0, -3.0, 1.0]],
+                          [0.0, 0.5, 0.0])
 
 
 @case
 def multiply_no_nan_values_and_grads(tf):
-    return _both(tf, lambda x, y: [tf.math.multiply_no_nan(x, y)], [np.nan, np.inf, 1.0, np.nan, 2.0],
-                 [0.0, 0.0, np.nan, 1.0, -3.0])
+    return grads_by_dtype(tf, lambda x, y: [tf.math.multiply_no_nan(x, y)], [np.nan, np.inf, 1.0, np.nan, 2.0],
+                          [0.0, 0.0, np.nan, 1.0, -3.0])
 
 
 @case
@@ -408,7 +373,7 @@ def no_nan_errors(tf):
 @case
 def ceil_and_float_tests(tf):
     out = {}
-    for d in _DTYPES + ("float16",):
+    for d in FLOAT_DTYPES + ("float16",):
         x = tf.constant([-1.5, -0.5, -0.0, 0.2, 2.0, np.inf, -np.inf, np.nan], getattr(tf, d))
         out[d] = [tf.math.ceil(x), tf.math.is_nan(x), tf.math.is_inf(x), tf.math.is_finite(x)]
     return out
@@ -430,7 +395,7 @@ def ceil_has_no_gradient(tf):
 @case
 def add_n_values_and_grads(tf):
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         a = tf.constant([1.0, 2.0], getattr(tf, d))
         b = tf.constant([3.0, -4.0], getattr(tf, d))
         v = tf.Variable([0.5, 0.25], dtype=getattr(tf, d))
@@ -478,13 +443,13 @@ def clip_by_value_values(tf):
 @case
 def clip_by_value_grads_inclusive_bounds(tf):
     # the gradient passes at both bounds; beyond them it goes to the bound tensors
-    return _both(tf, lambda t, lo, hi: [tf.clip_by_value(t, lo, hi)],
-                 [[-1.0, 0.0, 0.5, 2.0, 3.0], [0.0, 2.0, 1.0, -5.0, 5.0]], [0.0, 0.0, 0.0, 0.0, 0.0], 2.0)
+    return grads_by_dtype(tf, lambda t, lo, hi: [tf.clip_by_value(t, lo, hi)],
+                          [[-1.0, 0.0, 0.5, 2.0, 3.0], [0.0, 2.0, 1.0, -5.0, 5.0]], [0.0, 0.0, 0.0, 0.0, 0.0], 2.0)
 
 
 @case
 def clip_by_value_grads_min_above_max(tf):
-    return _both(tf, lambda t, lo, hi: [tf.clip_by_value(t, lo, hi)], [1.0, 2.5, 4.0], 3.0, 2.0)
+    return grads_by_dtype(tf, lambda t, lo, hi: [tf.clip_by_value(t, lo, hi)], [1.0, 2.5, 4.0], 3.0, 2.0)
 
 
 @case
@@ -517,9 +482,9 @@ def clip_by_norm_values(tf):
 
 @case
 def clip_by_norm_grads(tf):
-    out = _both(tf, lambda t: [tf.clip_by_norm(t, 1.0), tf.clip_by_norm(t, 10.0)], [3.0, -4.0, 1.0])
-    out["zero"] = _both(tf, lambda t: [tf.clip_by_norm(t, 1.0)], [0.0, 0.0])
-    out["axes"] = _both(tf, lambda t, n: [tf.clip_by_norm(t, n, axes=[1])], [[3.0, 4.0], [0.3, 0.4]], 1.0)
+    out = grads_by_dtype(tf, lambda t: [tf.clip_by_norm(t, 1.0), tf.clip_by_norm(t, 10.0)], [3.0, -4.0, 1.0])
+    out["zero"] = grads_by_dtype(tf, lambda t: [tf.clip_by_norm(t, 1.0)], [0.0, 0.0])
+    out["axes"] = grads_by_dtype(tf, lambda t, n: [tf.clip_by_norm(t, n, axes=[1])], [[3.0, 4.0], [0.3, 0.4]], 1.0)
     return out
 
 
@@ -561,7 +526,7 @@ def clip_by_global_norm_values(tf):
 @case
 def clip_by_global_norm_grads(tf):
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         a = tf.constant([3.0, -4.0], getattr(tf, d))
         b = tf.constant([[1.0, 2.0]], getattr(tf, d))
         with tf.GradientTape(persistent=True) as tape:

@@ -1,41 +1,19 @@
 """Activation functions: values, first and second derivatives (float32 and float64), conventions at the kinks,
 numerically stable tails, dtypes, namespaces and errors.
 
-``_d2`` returns ``[y, dy/dx, d2y/dx2]`` per dtype: the first derivative of ``sum(y)`` and the derivative of
-``sum(dy/dx)``, taken with nested tapes (elementwise functions, so these are the diagonals).
+``_d2`` returns ``[y, dy/dx, d2y/dx2]`` per dtype (``harness.second_derivatives``: the first derivative of
+``sum(y)`` and the derivative of ``sum(dy/dx)``, taken with nested tapes; elementwise functions, so these are the
+diagonals).
 """
+
+import functools
 
 import numpy as np
 
-from tests.golden.harness import case, catch
+from tests.golden.harness import case, catch, grads_by_dtype, second_derivatives_by_dtype
 
-_DTYPES = ("float32", "float64")
-
-
-def _d2_one(tf, fn, x, dtype):
-    x = tf.constant(x, dtype=getattr(tf, dtype))
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = fn(x)
-        g = inner.gradient(y, x)
-    return [y, g, catch(outer.gradient, g, x)]
-
-
-def _d2(tf, fn, x):
-    return {d: _d2_one(tf, fn, x, d) for d in _DTYPES}
-
-
-def _d1(tf, fn, *values):
-    out = {}
-    for d in _DTYPES:
-        xs = [tf.constant(v, dtype=getattr(tf, d)) for v in values]
-        with tf.GradientTape() as tape:
-            tape.watch(xs)
-            y = fn(*xs)
-        out[d] = [y, tape.gradient(y, xs)]
-    return out
+# TF cannot differentiate some activation gradients again: the second derivative may be an error to record.
+_d2 = functools.partial(second_derivatives_by_dtype, catch_errors=True)
 
 
 KINKS = [-2.0, -1.0, 0.0, 0.5, 3.0, 6.0, 7.0]
@@ -124,13 +102,14 @@ def elu_selu_tails_and_small_inputs(tf):
 def softplus_softsign_log_sigmoid_values_and_derivatives(tf):
     return {"softplus": _d2(tf, tf.nn.softplus, KINKS), "math.softplus": _d2(tf, tf.math.softplus, [-1.0, 2.0]),
             "log_sigmoid": _d2(tf, tf.math.log_sigmoid, KINKS),
-            "softsign": _d1(tf, tf.nn.softsign, KINKS), "math.softsign": _d1(tf, tf.math.softsign, [-1.0, 2.0])}
+            "softsign": grads_by_dtype(tf, tf.nn.softsign, KINKS),
+            "math.softsign": grads_by_dtype(tf, tf.math.softsign, [-1.0, 2.0])}
 
 
 @case
 def softplus_and_log_sigmoid_tails(tf):
     return {"softplus": _d2(tf, tf.nn.softplus, TAILS), "log_sigmoid": _d2(tf, tf.math.log_sigmoid, TAILS),
-            "softsign": _d1(tf, tf.nn.softsign, TAILS)}
+            "softsign": grads_by_dtype(tf, tf.nn.softsign, TAILS)}
 
 
 @case
@@ -141,8 +120,9 @@ def softsign_has_no_second_derivative(tf):
 @case
 def softplus_nan_and_infinities(tf):
     v = [np.nan, np.inf, -np.inf]
-    return {"softplus": _d2(tf, tf.nn.softplus, v), "log_sigmoid": _d1(tf, tf.math.log_sigmoid, v),
-            "relu6": _d1(tf, tf.nn.relu6, v), "elu": _d1(tf, tf.nn.elu, v), "softsign": _d1(tf, tf.nn.softsign, v)}
+    return {"softplus": _d2(tf, tf.nn.softplus, v), "log_sigmoid": grads_by_dtype(tf, tf.math.log_sigmoid, v),
+            "relu6": grads_by_dtype(tf, tf.nn.relu6, v), "elu": grads_by_dtype(tf, tf.nn.elu, v),
+            "softsign": grads_by_dtype(tf, tf.nn.softsign, v)}
 
 
 # --------------------------------------------------------------------------------------------- silu, gelu

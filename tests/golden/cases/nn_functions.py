@@ -3,33 +3,25 @@ and labels, second derivatives), the sigmoid cross-entropies, l2_loss, l2_normal
 batch_normalization, bias_add and compute_average_loss, in float32 and float64, with TF's errors.
 """
 
+import functools
+
 import numpy as np
 
-from tests.golden.harness import case, catch
-
-_DTYPES = ("float32", "float64")
+from tests.golden.harness import FLOAT_DTYPES, case, catch, grads_by_dtype
 
 LOGITS = [[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [0.0, 0.0, 0.0], [-3.0, 4.0, 1.5]]
 PROBS = [[0.2, 0.3, 0.5], [1.0, 0.0, 0.0], [0.0, 0.5, 0.5], [0.25, 0.25, 0.5]]
 W = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [-1.0, 0.5, 2.0], [0.0, -2.0, 1.0]]
 
 
-def _grads(tf, fn, *values):
-    """``{dtype: [y, dsum(y)/dxs]}`` for float32 and float64."""
-    out = {}
-    for d in _DTYPES:
-        xs = [tf.constant(v, dtype=getattr(tf, d)) for v in values]
-        with tf.GradientTape() as tape:
-            tape.watch(xs)
-            y = fn(*xs)
-        out[d] = [y, tape.gradient(y, xs)]
-    return out
+# One tape per dtype: a function returning a list is differentiated as the sum of its outputs.
+_grads = functools.partial(grads_by_dtype, per_output=False)
 
 
 def _hessian_vector(tf, fn, values, weights):
     """``{dtype: [y, grads, d(sum(grads * w))/dxs]}`` with nested tapes."""
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         dt = getattr(tf, d)
         xs = [tf.constant(v, dtype=dt) for v in values]
         with tf.GradientTape(persistent=True) as outer:

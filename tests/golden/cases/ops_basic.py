@@ -6,30 +6,7 @@ implicitly by ``tape.gradient``); when the function returns a list, each output 
 
 import numpy as np
 
-from tests.golden.harness import case, catch
-
-_DTYPES = ("float32", "float64")
-
-
-def _grad_of(tf, fn, xs, k):
-    with tf.GradientTape() as tape:
-        for x in xs:
-            tape.watch(x)
-        y = fn(*xs) if k is None else fn(*xs)[k]
-    return [y, tape.gradient(y, xs)]
-
-
-def _grads(tf, fn, *values, dtype="float32"):
-    xs = [tf.constant(v, dtype=getattr(tf, dtype)) for v in values]
-    probe = fn(*xs)
-    if not isinstance(probe, list):
-        return _grad_of(tf, fn, xs, None)
-    return [_grad_of(tf, fn, xs, k) for k in range(len(probe))]
-
-
-def _both(tf, fn, *values):
-    return {d: _grads(tf, fn, *values, dtype=d) for d in _DTYPES}
-
+from tests.golden.harness import FLOAT_DTYPES, case, catch, grads_by_dtype, value_and_grads
 
 X = [[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]]
 Y = [2.0, -1.0, 0.25]
@@ -40,62 +17,62 @@ Y = [2.0, -1.0, 0.25]
 
 @case
 def add_sub_broadcast_grad(tf):
-    return _both(tf, lambda a, b: [a + b, a - b, tf.add(a, b), tf.subtract(b, a)], X, Y)
+    return grads_by_dtype(tf, lambda a, b: [a + b, a - b, tf.add(a, b), tf.subtract(b, a)], X, Y)
 
 
 @case
 def mul_div_broadcast_grad(tf):
-    return _both(tf, lambda a, b: [a * b, a / b, tf.multiply(a, b), tf.divide(b, a)], X, Y)
+    return grads_by_dtype(tf, lambda a, b: [a * b, a / b, tf.multiply(a, b), tf.divide(b, a)], X, Y)
 
 
 @case
 def python_scalar_left_and_right_grad(tf):
-    return _both(tf, lambda x: [x + 2, 2 + x, x - 2, 2 - x, x * 3, 3 * x, x / 4, 4 / x], [1.0, 2.0, -4.0])
+    return grads_by_dtype(tf, lambda x: [x + 2, 2 + x, x - 2, 2 - x, x * 3, 3 * x, x / 4, 4 / x], [1.0, 2.0, -4.0])
 
 
 @case
 def negative_square_grad(tf):
-    return _both(tf, lambda x: [-x, tf.negative(x), tf.square(x)], [1.5, -2.0, 0.0])
+    return grads_by_dtype(tf, lambda x: [-x, tf.negative(x), tf.square(x)], [1.5, -2.0, 0.0])
 
 
 @case
 def sqrt_exp_log_grad(tf):
-    return _both(tf, lambda x: [tf.sqrt(x), tf.exp(x), tf.math.log(x)], [0.25, 1.0, 4.0])
+    return grads_by_dtype(tf, lambda x: [tf.sqrt(x), tf.exp(x), tf.math.log(x)], [0.25, 1.0, 4.0])
 
 
 @case
 def sqrt_log_at_zero_and_negative(tf):
-    return _both(tf, lambda x: [tf.sqrt(x), tf.math.log(x)], [0.0, -1.0])
+    return grads_by_dtype(tf, lambda x: [tf.sqrt(x), tf.math.log(x)], [0.0, -1.0])
 
 
 @case
 def abs_grad_including_zero(tf):
-    return _both(tf, lambda x: [tf.abs(x), abs(x)], [-2.0, 0.0, 3.0])
+    return grads_by_dtype(tf, lambda x: [tf.abs(x), abs(x)], [-2.0, 0.0, 3.0])
 
 
 @case
 def pow_tensor_exponent_grad(tf):
-    return _both(tf, lambda x, p: [tf.pow(x, p), x ** p], [2.0, 0.0, 3.0], [3.0, 2.0, 0.5])
+    return grads_by_dtype(tf, lambda x, p: [tf.pow(x, p), x ** p], [2.0, 0.0, 3.0], [3.0, 2.0, 0.5])
 
 
 @case
 def pow_scalar_exponent_grad(tf):
-    return _both(tf, lambda x: [x ** 2, x ** 0.5, x ** -1, tf.pow(x, 3), tf.pow(2.0, x), 2 ** x], [1.0, 4.0])
+    return grads_by_dtype(tf, lambda x: [x ** 2, x ** 0.5, x ** -1, tf.pow(x, 3), tf.pow(2.0, x), 2 ** x], [1.0, 4.0])
 
 
 @case
 def pow_negative_base_fractional_exponent(tf):
-    return _both(tf, lambda x: x ** 0.5, [-4.0])
+    return grads_by_dtype(tf, lambda x: x ** 0.5, [-4.0])
 
 
 @case
 def maximum_minimum_grad_with_ties(tf):
-    return _both(tf, lambda a, b: [tf.maximum(a, b), tf.minimum(a, b)], [1.0, 2.0, 3.0], [3.0, 2.0, 1.0])
+    return grads_by_dtype(tf, lambda a, b: [tf.maximum(a, b), tf.minimum(a, b)], [1.0, 2.0, 3.0], [3.0, 2.0, 1.0])
 
 
 @case
 def maximum_minimum_broadcast_scalar(tf):
-    return _both(tf, lambda a, b: [tf.maximum(a, b), tf.minimum(a, 0.5)], [[-1.0, 2.0], [0.5, 0.0]], 0.5)
+    return grads_by_dtype(tf, lambda a, b: [tf.maximum(a, b), tf.minimum(a, 0.5)], [[-1.0, 2.0], [0.5, 0.0]], 0.5)
 
 
 # --------------------------------------------------------------------------------------------- matmul
@@ -103,36 +80,36 @@ def maximum_minimum_broadcast_scalar(tf):
 
 @case
 def matmul_2d_grad(tf):
-    return _both(tf, lambda a, b: [tf.matmul(a, b), a @ b], [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]],
-                 [[1.0, -1.0, 0.5], [2.0, 0.0, 1.0]])
+    return grads_by_dtype(tf, lambda a, b: [tf.matmul(a, b), a @ b], [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]],
+                          [[1.0, -1.0, 0.5], [2.0, 0.0, 1.0]])
 
 
 @case
 def matmul_transpose_flags_grad(tf):
     a = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
     b = [[1.0, -1.0], [2.0, 0.5], [0.0, 1.0]]
-    return _both(tf, lambda a, b: [tf.matmul(a, b, transpose_a=True), tf.matmul(a, b, transpose_b=True),
-                                   tf.matmul(b, a, transpose_a=True, transpose_b=False)], a, b)
+    return grads_by_dtype(tf, lambda a, b: [tf.matmul(a, b, transpose_a=True), tf.matmul(a, b, transpose_b=True),
+                                            tf.matmul(b, a, transpose_a=True, transpose_b=False)], a, b)
 
 
 @case
 def matmul_both_transposed_grad(tf):
-    return _both(tf, lambda a, b: tf.matmul(a, b, transpose_a=True, transpose_b=True),
-                 [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 0.0], [2.0, -1.0], [0.5, 3.0]])
+    return grads_by_dtype(tf, lambda a, b: tf.matmul(a, b, transpose_a=True, transpose_b=True),
+                          [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 0.0], [2.0, -1.0], [0.5, 3.0]])
 
 
 @case
 def matmul_batched_grad(tf):
     a = np.arange(12.0).reshape(2, 2, 3)
     b = np.arange(6.0).reshape(2, 3, 1) - 2.0
-    return _both(tf, lambda a, b: [tf.matmul(a, b), a @ b], a, b)
+    return grads_by_dtype(tf, lambda a, b: [tf.matmul(a, b), a @ b], a, b)
 
 
 @case
 def matmul_batched_broadcast_grad(tf):
     a = np.arange(12.0).reshape(2, 2, 3)
     b = [[1.0], [0.0], [-1.0]]
-    return _both(tf, lambda a, b: tf.matmul(a, b), a, b)
+    return grads_by_dtype(tf, lambda a, b: tf.matmul(a, b), a, b)
 
 
 @case
@@ -148,27 +125,27 @@ def matmul_int_and_dtype_errors(tf):
 
 @case
 def reduce_sum_axes_grad(tf):
-    return _both(tf, lambda x: [tf.reduce_sum(x), tf.reduce_sum(x, 0), tf.reduce_sum(x, axis=-1),
-                                tf.reduce_sum(x, [0, 1]), tf.reduce_sum(x, 1, keepdims=True),
-                                tf.reduce_sum(x, axis=[-1, 0], keepdims=True)], X)
+    return grads_by_dtype(tf, lambda x: [tf.reduce_sum(x), tf.reduce_sum(x, 0), tf.reduce_sum(x, axis=-1),
+                                         tf.reduce_sum(x, [0, 1]), tf.reduce_sum(x, 1, keepdims=True),
+                                         tf.reduce_sum(x, axis=[-1, 0], keepdims=True)], X)
 
 
 @case
 def reduce_mean_axes_grad(tf):
-    return _both(tf, lambda x: [tf.reduce_mean(x), tf.reduce_mean(x, 0), tf.reduce_mean(x, axis=-1),
-                                tf.reduce_mean(x, [0, 1]), tf.reduce_mean(x, 1, keepdims=True)], X)
+    return grads_by_dtype(tf, lambda x: [tf.reduce_mean(x), tf.reduce_mean(x, 0), tf.reduce_mean(x, axis=-1),
+                                         tf.reduce_mean(x, [0, 1]), tf.reduce_mean(x, 1, keepdims=True)], X)
 
 
 @case
 def reduce_max_min_axes_grad(tf):
-    return _both(tf, lambda x: [tf.reduce_max(x), tf.reduce_max(x, 0), tf.reduce_min(x, axis=-1),
-                                tf.reduce_min(x, [0, 1], keepdims=True)], X)
+    return grads_by_dtype(tf, lambda x: [tf.reduce_max(x), tf.reduce_max(x, 0), tf.reduce_min(x, axis=-1),
+                                         tf.reduce_min(x, [0, 1], keepdims=True)], X)
 
 
 @case
 def reduce_max_min_ties_split_gradient(tf):
     t = [[3.0, 1.0, 3.0], [2.0, 2.0, 2.0]]
-    return _both(tf, lambda x: [tf.reduce_max(x), tf.reduce_max(x, axis=1), tf.reduce_min(x, axis=1)], t)
+    return grads_by_dtype(tf, lambda x: [tf.reduce_max(x), tf.reduce_max(x, axis=1), tf.reduce_min(x, axis=1)], t)
 
 
 @case
@@ -199,8 +176,8 @@ def reduce_axis_out_of_range_errors(tf):
 
 @case
 def reshape_values_and_grad(tf):
-    return _both(tf, lambda x: [tf.reshape(x, [3, 2]), tf.reshape(x, [-1]), tf.reshape(x, (1, -1, 2)) * 2.0,
-                                tf.reshape(x, [6, 1]) * tf.constant([[1.0]], x.dtype)], X)
+    return grads_by_dtype(tf, lambda x: [tf.reshape(x, [3, 2]), tf.reshape(x, [-1]), tf.reshape(x, (1, -1, 2)) * 2.0,
+                                         tf.reshape(x, [6, 1]) * tf.constant([[1.0]], x.dtype)], X)
 
 
 @case
@@ -223,9 +200,9 @@ def transpose_values_and_grad(tf):
     x3 = np.arange(24.0).reshape(2, 3, 4)
     w = np.arange(24.0).reshape(4, 3, 2)
     w2 = w.transpose(0, 2, 1)
-    return [_both(tf, lambda x: [tf.transpose(x), tf.transpose(x, [1, 0])], X),
-            _both(tf, lambda x: [tf.transpose(x, perm=[2, 0, 1]) * tf.constant(w2, x.dtype),
-                                 tf.transpose(x) * tf.constant(w, x.dtype)], x3)]
+    return [grads_by_dtype(tf, lambda x: [tf.transpose(x), tf.transpose(x, [1, 0])], X),
+            grads_by_dtype(tf, lambda x: [tf.transpose(x, perm=[2, 0, 1]) * tf.constant(w2, x.dtype),
+                                          tf.transpose(x) * tf.constant(w, x.dtype)], x3)]
 
 
 @case
@@ -260,7 +237,8 @@ def cast_float_precision_and_identity(tf):
 @case
 def cast_gradient_through_float_casts(tf):
     other = {"float32": "float64", "float64": "float32"}
-    return {d: _grads(tf, lambda x, d=d: tf.cast(x, other[d]) ** 2, [1.5, -2.0], dtype=d) for d in _DTYPES}
+    return {d: value_and_grads(tf, lambda x, d=d: tf.cast(x, other[d]) ** 2, [1.5, -2.0], dtype=d)
+            for d in FLOAT_DTYPES}
 
 
 @case
@@ -268,7 +246,7 @@ def cast_gradient_through_int_is_none(tf):
     def through_int(x):
         return tf.cast(tf.cast(x, tf.int32), x.dtype)
 
-    return _both(tf, lambda x: [through_int(x), through_int(x) * x], [1.5, -2.5])
+    return grads_by_dtype(tf, lambda x: [through_int(x), through_int(x) * x], [1.5, -2.5])
 
 
 # --------------------------------------------------------------------------------------------- creation
@@ -315,7 +293,7 @@ def zeros_like_ones_like(tf):
 
 @case
 def zeros_like_ones_like_grad_is_none(tf):
-    return _both(tf, lambda x: [tf.zeros_like(x), tf.ones_like(x)], [1.0, 2.0])
+    return grads_by_dtype(tf, lambda x: [tf.zeros_like(x), tf.ones_like(x)], [1.0, 2.0])
 
 
 # --------------------------------------------------------------------------------------------- aliases
@@ -333,13 +311,13 @@ def math_aliases_are_the_same_functions(tf):
 @case
 def math_aliases_values_and_grad(tf):
     m = tf.math
-    return _both(tf, lambda x, y: [m.add(x, y), m.subtract(x, y), m.multiply(x, y), m.divide(x, y),
-                                   m.negative(x), m.square(x), m.sqrt(y), m.exp(x), m.log(y), m.abs(x),
-                                   m.pow(y, x), m.maximum(x, y), m.minimum(x, y), m.reduce_sum(x),
-                                   m.reduce_mean(y), m.reduce_max(x), m.reduce_min(y), m.sigmoid(x),
-                                   m.tanh(x),
-                                   m.truediv(x, y), m.reciprocal(y)],
-                 [0.5, -1.0, 2.0], [1.0, 4.0, 2.0])
+    return grads_by_dtype(tf, lambda x, y: [m.add(x, y), m.subtract(x, y), m.multiply(x, y), m.divide(x, y),
+                                            m.negative(x), m.square(x), m.sqrt(y), m.exp(x), m.log(y), m.abs(x),
+                                            m.pow(y, x), m.maximum(x, y), m.minimum(x, y), m.reduce_sum(x),
+                                            m.reduce_mean(y), m.reduce_max(x), m.reduce_min(y), m.sigmoid(x),
+                                            m.tanh(x),
+                                            m.truediv(x, y), m.reciprocal(y)],
+                          [0.5, -1.0, 2.0], [1.0, 4.0, 2.0])
 
 
 # --------------------------------------------------------------------------------------------- nn
@@ -347,34 +325,34 @@ def math_aliases_values_and_grad(tf):
 
 @case
 def relu_grad_including_zero(tf):
-    return _both(tf, lambda x: [tf.nn.relu(x), tf.nn.relu(x * 2.0)], [-1.0, 0.0, 2.0])
+    return grads_by_dtype(tf, lambda x: [tf.nn.relu(x), tf.nn.relu(x * 2.0)], [-1.0, 0.0, 2.0])
 
 
 @case
 def sigmoid_tanh_grad(tf):
-    return _both(tf, lambda x: [tf.nn.sigmoid(x), tf.math.sigmoid(x), tf.nn.tanh(x), tf.tanh(x),
-                                tf.sigmoid(x)],
-                 [-30.0, -1.0, 0.0, 2.0, 40.0])
+    return grads_by_dtype(tf, lambda x: [tf.nn.sigmoid(x), tf.math.sigmoid(x), tf.nn.tanh(x), tf.tanh(x),
+                                         tf.sigmoid(x)],
+                          [-30.0, -1.0, 0.0, 2.0, 40.0])
 
 
 @case
 def softmax_default_axis_grad(tf):
     w = [[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]]
-    return _both(tf, lambda x: [tf.nn.softmax(x), tf.reduce_sum(tf.nn.softmax(x) * tf.constant(w, x.dtype))],
-                 X)
+    return grads_by_dtype(tf, lambda x: [tf.nn.softmax(x), tf.reduce_sum(tf.nn.softmax(x) * tf.constant(w, x.dtype))],
+                          X)
 
 
 @case
 def softmax_axis_zero_grad(tf):
     w = [[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]]
-    return _both(tf, lambda x: [tf.nn.softmax(x, axis=0),
-                                tf.reduce_sum(tf.nn.softmax(x, axis=0) * tf.constant(w, x.dtype))], X)
+    return grads_by_dtype(tf, lambda x: [tf.nn.softmax(x, axis=0),
+                                         tf.reduce_sum(tf.nn.softmax(x, axis=0) * tf.constant(w, x.dtype))], X)
 
 
 @case
 def softmax_large_logits_and_1d(tf):
-    return _both(tf, lambda x: [tf.nn.softmax(x), tf.math.softmax(x * 0.5), tf.nn.softmax(x[::-1])[0]],
-                 [1000.0, 0.0, -1000.0])
+    return grads_by_dtype(tf, lambda x: [tf.nn.softmax(x), tf.math.softmax(x * 0.5), tf.nn.softmax(x[::-1])[0]],
+                          [1000.0, 0.0, -1000.0])
 
 
 @case
@@ -403,4 +381,16 @@ def binary_ops_accept_python_numbers(tf):
 
 @case
 def unconnected_ops_give_none_grads(tf):
-    return _both(tf, lambda x, y: tf.reduce_sum(x * 2.0), [1.0, 2.0], [3.0])
+    return grads_by_dtype(tf, lambda x, y: tf.reduce_sum(x * 2.0), [1.0, 2.0], [3.0])
+
+
+@case
+def numpy_scalar_arguments_drop_error_name(tf):
+    # NumPy scalars among an op's tensor arguments send TF's wrapper down its fallback path, whose errors carry no
+    # " name: " suffix (cumsum converts its input first, so its error keeps it).
+    calls = [lambda: tf.reduce_sum(np.float32(1.0), 5), lambda: tf.reduce_sum(tf.constant(1.0), np.int32(5)),
+             lambda: tf.math.cumsum(np.float32(1.0)), lambda: tf.nn.softplus(np.int32(1)),
+             lambda: tf.math.lgamma(np.int32(2)), lambda: tf.nn.l2_loss(np.int32(3)),
+             lambda: tf.math.segment_sum(tf.constant([1.0, 2.0]), np.int32(0)),
+             lambda: tf.reduce_max(tf.constant([1.0]), np.int64(3)), lambda: tf.math.top_k(np.float32(1.0), 1)]
+    return [catch(f) for f in calls]

@@ -8,42 +8,7 @@ tape per output.
 
 import numpy as np
 
-from tests.golden.harness import case, catch
-
-_DTYPES = ("float32", "float64")
-
-
-def _grad_of(tf, fn, xs, k):
-    with tf.GradientTape() as tape:
-        for x in xs:
-            tape.watch(x)
-        y = fn(*xs) if k is None else fn(*xs)[k]
-    return [y, tape.gradient(y, xs)]
-
-
-def _grads(tf, fn, *values, dtype="float32"):
-    xs = [tf.constant(v, dtype=getattr(tf, dtype)) for v in values]
-    probe = fn(*xs)
-    if not isinstance(probe, list):
-        return _grad_of(tf, fn, xs, None)
-    return [_grad_of(tf, fn, xs, k) for k in range(len(probe))]
-
-
-def _both(tf, fn, *values, dtypes=_DTYPES):
-    return {d: _grads(tf, fn, *values, dtype=d) for d in dtypes}
-
-
-def _second(tf, fn, value, dtype="float64"):
-    """``[y, dy/dx, d(sum dy/dx)/dx]`` with nested tapes."""
-    x = tf.constant(value, dtype=getattr(tf, dtype))
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = fn(x)
-        g = inner.gradient(y, x)
-    return [y, g, outer.gradient(g, x)]
-
+from tests.golden.harness import case, catch, grads_by_dtype, second_derivatives
 
 X3 = [[[1.0, -2.0], [3.0, 0.5]], [[-1.5, 2.0], [0.25, 4.0]], [[2.0, 1.0], [-0.5, -3.0]]]
 
@@ -53,21 +18,22 @@ X3 = [[[1.0, -2.0], [3.0, 0.5]], [[-1.5, 2.0], [0.25, 4.0]], [[2.0, 1.0], [-0.5,
 
 @case
 def reduce_prod_axes_grad(tf):
-    return _both(tf, lambda x: [tf.reduce_prod(x), tf.reduce_prod(x, 0), tf.reduce_prod(x, [0, 2]),
-                                tf.reduce_prod(x, -1, keepdims=True), tf.math.reduce_prod(x, [2, 0], True)], X3)
+    return grads_by_dtype(tf, lambda x: [tf.reduce_prod(x), tf.reduce_prod(x, 0), tf.reduce_prod(x, [0, 2]),
+                                         tf.reduce_prod(x, -1, keepdims=True), tf.math.reduce_prod(x, [2, 0], True)],
+                          X3)
 
 
 @case
 def reduce_prod_zeros_grad(tf):
-    return _both(tf, lambda x: [tf.reduce_prod(x), tf.reduce_prod(x, 1), tf.reduce_prod(x, 0)],
-                 [[2.0, 0.0, 3.0], [0.0, 0.0, 5.0], [1.0, 2.0, 4.0]])
+    return grads_by_dtype(tf, lambda x: [tf.reduce_prod(x), tf.reduce_prod(x, 1), tf.reduce_prod(x, 0)],
+                          [[2.0, 0.0, 3.0], [0.0, 0.0, 5.0], [1.0, 2.0, 4.0]])
 
 
 @case
 def reduce_prod_second_order(tf):
-    return {"plain": _second(tf, lambda x: tf.reduce_prod(x), [1.5, -2.0, 3.0]),
-            "one_zero": _second(tf, lambda x: tf.reduce_prod(x), [1.5, 0.0, 3.0]),
-            "two_zeros": _second(tf, lambda x: tf.reduce_prod(x, 1), [[0.0, 2.0, 0.0], [1.0, 2.0, 0.0]])}
+    return {"plain": second_derivatives(tf, lambda x: tf.reduce_prod(x), [1.5, -2.0, 3.0]),
+            "one_zero": second_derivatives(tf, lambda x: tf.reduce_prod(x), [1.5, 0.0, 3.0]),
+            "two_zeros": second_derivatives(tf, lambda x: tf.reduce_prod(x, 1), [[0.0, 2.0, 0.0], [1.0, 2.0, 0.0]])}
 
 
 @case
@@ -109,15 +75,17 @@ def reduce_sum_max_python_list_errors(tf):
 @case
 def reduce_max_min_ties_multi_axis_grad(tf):
     x = [[[1.0, 3.0], [3.0, 0.0]], [[2.0, 2.0], [2.0, -1.0]]]
-    return _both(tf, lambda x: [tf.reduce_max(x, [0, 2]), tf.reduce_min(x, [1, 2], keepdims=True),
-                                tf.reduce_max(x), tf.reduce_min(x, -1)], x)
+    return grads_by_dtype(tf, lambda x: [tf.reduce_max(x, [0, 2]), tf.reduce_min(x, [1, 2], keepdims=True),
+                                         tf.reduce_max(x), tf.reduce_min(x, -1)], x)
 
 
 @case
 def reduce_max_min_second_order(tf):
-    return {"max_plain": _second(tf, lambda x: tf.reduce_max(x, 1), [[1.0, 3.0, 3.0], [2.0, -1.0, 0.5]]),
-            "max_square": _second(tf, lambda x: tf.reduce_max(x * x, 1), [[1.0, -3.0, 3.0], [2.0, -1.0, 0.5]]),
-            "min_square_keepdims": _second(tf, lambda x: tf.reduce_min(x * x, keepdims=True), [[1.0, -1.0, 3.0]])}
+    return {"max_plain": second_derivatives(tf, lambda x: tf.reduce_max(x, 1), [[1.0, 3.0, 3.0], [2.0, -1.0, 0.5]]),
+            "max_square": second_derivatives(tf, lambda x: tf.reduce_max(x * x, 1),
+                                             [[1.0, -3.0, 3.0], [2.0, -1.0, 0.5]]),
+            "min_square_keepdims": second_derivatives(tf, lambda x: tf.reduce_min(x * x, keepdims=True),
+                                                      [[1.0, -1.0, 3.0]])}
 
 
 # --------------------------------------------------------------------------------------------- any, all
@@ -147,25 +115,26 @@ def reduce_any_all_errors(tf):
 
 @case
 def reduce_logsumexp_grad(tf):
-    return _both(tf, lambda x: [tf.reduce_logsumexp(x), tf.reduce_logsumexp(x, 0),
-                                tf.math.reduce_logsumexp(x, [0, 2], keepdims=True), tf.reduce_logsumexp(x * 300.0, -1)],
-                 X3)
+    return grads_by_dtype(tf, lambda x: [tf.reduce_logsumexp(x), tf.reduce_logsumexp(x, 0),
+                                         tf.math.reduce_logsumexp(x, [0, 2], keepdims=True),
+                                         tf.reduce_logsumexp(x * 300.0, -1)],
+                          X3)
 
 
 @case
 def reduce_logsumexp_non_finite(tf):
     inf = float("inf")
-    return {"all_neg_inf": _both(tf, tf.reduce_logsumexp, [-inf, -inf]),
-            "pos_inf": _both(tf, tf.reduce_logsumexp, [inf, 1.0]),
-            "nan": _both(tf, tf.reduce_logsumexp, [float("nan"), 1.0]),
-            "rows": _both(tf, lambda x: tf.reduce_logsumexp(x, 1), [[-inf, -inf], [0.0, -inf], [1.0, 2.0]]),
-            "empty": _both(tf, tf.reduce_logsumexp, np.zeros([0])),
-            "empty_rows": _both(tf, lambda x: tf.reduce_logsumexp(x, 1), np.zeros([2, 0]))}
+    return {"all_neg_inf": grads_by_dtype(tf, tf.reduce_logsumexp, [-inf, -inf]),
+            "pos_inf": grads_by_dtype(tf, tf.reduce_logsumexp, [inf, 1.0]),
+            "nan": grads_by_dtype(tf, tf.reduce_logsumexp, [float("nan"), 1.0]),
+            "rows": grads_by_dtype(tf, lambda x: tf.reduce_logsumexp(x, 1), [[-inf, -inf], [0.0, -inf], [1.0, 2.0]]),
+            "empty": grads_by_dtype(tf, tf.reduce_logsumexp, np.zeros([0])),
+            "empty_rows": grads_by_dtype(tf, lambda x: tf.reduce_logsumexp(x, 1), np.zeros([2, 0]))}
 
 
 @case
 def reduce_logsumexp_second_order(tf):
-    return _second(tf, lambda x: tf.reduce_logsumexp(x, 1), [[1.0, 2.0, -0.5], [0.0, 3.0, 3.0]])
+    return second_derivatives(tf, lambda x: tf.reduce_logsumexp(x, 1), [[1.0, 2.0, -0.5], [0.0, 3.0, 3.0]])
 
 
 @case
@@ -184,20 +153,21 @@ def reduce_logsumexp_dtypes_and_errors(tf):
 
 @case
 def reduce_variance_std_grad(tf):
-    return _both(tf, lambda x: [tf.math.reduce_variance(x), tf.math.reduce_std(x), tf.math.reduce_variance(x, 0),
-                                tf.math.reduce_std(x, [0, 2], keepdims=True), tf.math.reduce_std(x, -1)], X3)
+    return grads_by_dtype(tf, lambda x: [tf.math.reduce_variance(x), tf.math.reduce_std(x),
+                                         tf.math.reduce_variance(x, 0),
+                                         tf.math.reduce_std(x, [0, 2], keepdims=True), tf.math.reduce_std(x, -1)], X3)
 
 
 @case
 def reduce_std_constant_input_grad(tf):
-    return _both(tf, lambda x: [tf.math.reduce_std(x), tf.math.reduce_variance(x), tf.math.reduce_std(x, 1)],
-                 [[2.0, 2.0], [1.0, 3.0]])
+    return grads_by_dtype(tf, lambda x: [tf.math.reduce_std(x), tf.math.reduce_variance(x), tf.math.reduce_std(x, 1)],
+                          [[2.0, 2.0], [1.0, 3.0]])
 
 
 @case
 def reduce_variance_std_second_order(tf):
-    return {"variance": _second(tf, lambda x: tf.math.reduce_variance(x), [1.0, 2.0, 4.0]),
-            "std": _second(tf, lambda x: tf.math.reduce_std(x, 1), [[1.0, 2.0, 4.0], [0.5, -1.0, 2.0]])}
+    return {"variance": second_derivatives(tf, lambda x: tf.math.reduce_variance(x), [1.0, 2.0, 4.0]),
+            "std": second_derivatives(tf, lambda x: tf.math.reduce_std(x, 1), [[1.0, 2.0, 4.0], [0.5, -1.0, 2.0]])}
 
 
 @case
@@ -228,15 +198,16 @@ def reduce_variance_std_dtypes_and_errors(tf):
 
 @case
 def reduce_euclidean_norm_grad(tf):
-    return _both(tf, lambda x: [tf.math.reduce_euclidean_norm(x), tf.math.reduce_euclidean_norm(x, 1),
-                                tf.math.reduce_euclidean_norm(x, [0, 2], True)], X3)
+    return grads_by_dtype(tf, lambda x: [tf.math.reduce_euclidean_norm(x), tf.math.reduce_euclidean_norm(x, 1),
+                                         tf.math.reduce_euclidean_norm(x, [0, 2], True)], X3)
 
 
 @case
 def reduce_euclidean_norm_zero_and_second_order(tf):
-    return {"zero": _both(tf, lambda x: [tf.math.reduce_euclidean_norm(x), tf.math.reduce_euclidean_norm(x, 1)],
-                          [[0.0, 0.0], [3.0, 4.0]]),
-            "second": _second(tf, lambda x: tf.math.reduce_euclidean_norm(x, 0), [[3.0, -1.0], [4.0, 2.0]])}
+    return {"zero": grads_by_dtype(tf, lambda x: [tf.math.reduce_euclidean_norm(x),
+                                                  tf.math.reduce_euclidean_norm(x, 1)],
+                                   [[0.0, 0.0], [3.0, 4.0]]),
+            "second": second_derivatives(tf, lambda x: tf.math.reduce_euclidean_norm(x, 0), [[3.0, -1.0], [4.0, 2.0]])}
 
 
 @case
@@ -287,30 +258,32 @@ M = [[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]]
 
 @case
 def cumsum_flags_grad(tf):
-    return _both(tf, lambda x: [tf.cumsum(x), tf.cumsum(x, 1), tf.math.cumsum(x, 1, exclusive=True),
-                                tf.cumsum(x, -1, reverse=True), tf.cumsum(x, 0, exclusive=True, reverse=True),
-                                tf.cumsum(x * x, axis=tf.constant(1, tf.int64))], M)
+    return grads_by_dtype(tf, lambda x: [tf.cumsum(x), tf.cumsum(x, 1), tf.math.cumsum(x, 1, exclusive=True),
+                                         tf.cumsum(x, -1, reverse=True), tf.cumsum(x, 0, exclusive=True, reverse=True),
+                                         tf.cumsum(x * x, axis=tf.constant(1, tf.int64))], M)
 
 
 @case
 def cumprod_flags_grad(tf):
-    return _both(tf, lambda x: [tf.math.cumprod(x), tf.math.cumprod(x, 1), tf.math.cumprod(x, 1, exclusive=True),
-                                tf.math.cumprod(x, -1, reverse=True),
-                                tf.math.cumprod(x, 1, exclusive=True, reverse=True)], M)
+    return grads_by_dtype(tf, lambda x: [tf.math.cumprod(x), tf.math.cumprod(x, 1),
+                                         tf.math.cumprod(x, 1, exclusive=True),
+                                         tf.math.cumprod(x, -1, reverse=True),
+                                         tf.math.cumprod(x, 1, exclusive=True, reverse=True)], M)
 
 
 @case
 def cumprod_zeros_grad(tf):
-    return _both(tf, lambda x: [tf.math.cumprod(x), tf.math.cumprod(x, exclusive=True),
-                                tf.math.cumprod(x, reverse=True), tf.math.cumprod(x, exclusive=True, reverse=True)],
-                 [2.0, 0.0, 3.0, 0.0, 5.0])
+    return grads_by_dtype(tf, lambda x: [tf.math.cumprod(x), tf.math.cumprod(x, exclusive=True),
+                                         tf.math.cumprod(x, reverse=True),
+                                         tf.math.cumprod(x, exclusive=True, reverse=True)],
+                          [2.0, 0.0, 3.0, 0.0, 5.0])
 
 
 @case
 def cumsum_cumprod_second_order(tf):
-    return {"cumprod": _second(tf, lambda x: tf.math.cumprod(x, 1), [[1.5, -2.0, 0.5], [2.0, 1.0, 3.0]]),
-            "cumprod_zero": _second(tf, lambda x: tf.math.cumprod(x, exclusive=True), [2.0, 0.0, 3.0]),
-            "cumsum": _second(tf, lambda x: tf.cumsum(x * x, reverse=True), [1.0, -2.0, 3.0])}
+    return {"cumprod": second_derivatives(tf, lambda x: tf.math.cumprod(x, 1), [[1.5, -2.0, 0.5], [2.0, 1.0, 3.0]]),
+            "cumprod_zero": second_derivatives(tf, lambda x: tf.math.cumprod(x, exclusive=True), [2.0, 0.0, 3.0]),
+            "cumsum": second_derivatives(tf, lambda x: tf.cumsum(x * x, reverse=True), [1.0, -2.0, 3.0])}
 
 
 @case

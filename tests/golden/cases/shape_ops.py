@@ -9,29 +9,7 @@ its own tape and pair.
 
 import numpy as np
 
-from tests.golden.harness import case, catch
-
-_DTYPES = ("float32", "float64")
-
-
-def _grad_of(tf, fn, xs, k):
-    with tf.GradientTape() as tape:
-        for x in xs:
-            tape.watch(x)
-        y = fn(*xs) if k is None else fn(*xs)[k]
-    return [y, tape.gradient(y, xs)]
-
-
-def _grads(tf, fn, *values, dtype="float32"):
-    xs = [tf.constant(v, dtype=getattr(tf, dtype)) for v in values]
-    probe = fn(*xs)
-    if not isinstance(probe, list):
-        return _grad_of(tf, fn, xs, None)
-    return [_grad_of(tf, fn, xs, k) for k in range(len(probe))]
-
-
-def _both(tf, fn, *values):
-    return {d: _grads(tf, fn, *values, dtype=d) for d in _DTYPES}
+from tests.golden.harness import FLOAT_DTYPES, case, catch, grads_by_dtype
 
 
 def _w(tf, y):
@@ -73,8 +51,8 @@ X234 = np.arange(24.0).reshape(2, 3, 4) * 0.5 - 3.0
 
 @case
 def concat_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda a, b: [tf.concat([a, b], 0), tf.concat([a, b, a], axis=-1),
-                                                 tf.concat((b, a), tf.constant(1))]), X, [[7.0, 8.0, 9.0]] * 2)
+    return grads_by_dtype(tf, _weighted(tf, lambda a, b: [tf.concat([a, b], 0), tf.concat([a, b, a], axis=-1),
+                                                          tf.concat((b, a), tf.constant(1))]), X, [[7.0, 8.0, 9.0]] * 2)
 
 
 @case
@@ -105,14 +83,14 @@ def concat_errors(tf):
 
 @case
 def split_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda x: tf.split(x, 2, 1) + tf.split(x, [1, -1, 1], axis=-1) +
-                               tf.split(x, tf.constant([2, 1]), 0) + tf.split(x, 1, 0)), X34)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: tf.split(x, 2, 1) + tf.split(x, [1, -1, 1], axis=-1) +
+                                        tf.split(x, tf.constant([2, 1]), 0) + tf.split(x, 1, 0)), X34)
 
 
 @case
 def split_some_outputs_unused_grad(tf):
-    return _both(tf, lambda x: [tf.split(x, 4, axis=1)[2], tf.split(x, [3, 0, 1], 1)[1] * 2.0,
-                                tf.split(x, [1, 2], 0)[0] * tf.split(x, [1, 2], 0)[0]], X34)
+    return grads_by_dtype(tf, lambda x: [tf.split(x, 4, axis=1)[2], tf.split(x, [3, 0, 1], 1)[1] * 2.0,
+                                         tf.split(x, [1, 2], 0)[0] * tf.split(x, [1, 2], 0)[0]], X34)
 
 
 @case
@@ -142,10 +120,11 @@ def split_errors(tf):
 @case
 def squeeze_expand_dims_values_and_grad(tf):
     x = np.arange(6.0).reshape(1, 3, 1, 2)
-    return _both(tf, _weighted(tf, lambda x: [tf.squeeze(x), tf.squeeze(x, 0), tf.squeeze(x, [0, -2]),
-                                              tf.squeeze(x, axis=(2,)), tf.expand_dims(x, 0), tf.expand_dims(x, -1),
-                                              tf.expand_dims(x, axis=2), tf.expand_dims(x, [1]),
-                                              tf.expand_dims(x, tf.constant(-5, tf.int64))]), x)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [tf.squeeze(x), tf.squeeze(x, 0), tf.squeeze(x, [0, -2]),
+                                                       tf.squeeze(x, axis=(2,)), tf.expand_dims(x, 0),
+                                                       tf.expand_dims(x, -1),
+                                                       tf.expand_dims(x, axis=2), tf.expand_dims(x, [1]),
+                                                       tf.expand_dims(x, tf.constant(-5, tf.int64))]), x)
 
 
 @case
@@ -173,8 +152,9 @@ def squeeze_expand_dims_errors(tf):
 
 @case
 def tile_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda x: [tf.tile(x, [2, 1]), tf.tile(x, [1, 3]), tf.tile(x, (2, 2)),
-                                              tf.tile(x, tf.constant([3, 1], tf.int64)), tf.tile(x, [0, 2])]), X)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [tf.tile(x, [2, 1]), tf.tile(x, [1, 3]), tf.tile(x, (2, 2)),
+                                                       tf.tile(x, tf.constant([3, 1], tf.int64)), tf.tile(x, [0, 2])]),
+                          X)
 
 
 @case
@@ -196,15 +176,17 @@ def tile_errors(tf):
 
 @case
 def pad_constant_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda x: [tf.pad(x, [[1, 0], [2, 1]]), tf.pad(x, [[0, 0], [0, 0]]),
-                                              tf.pad(x, tf.constant([[1, 1], [0, 2]], tf.int64), constant_values=5),
-                                              tf.pad(x, [[2, 1], [1, 1]], mode="constant", constant_values=-1.5)]), X)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [tf.pad(x, [[1, 0], [2, 1]]), tf.pad(x, [[0, 0], [0, 0]]),
+                                                       tf.pad(x, tf.constant([[1, 1], [0, 2]], tf.int64),
+                                                              constant_values=5),
+                                                       tf.pad(x, [[2, 1], [1, 1]], mode="constant",
+                                                              constant_values=-1.5)]), X)
 
 
 @case
 def pad_constant_value_gradient_is_none(tf):
     out = {}
-    for d in _DTYPES:
+    for d in FLOAT_DTYPES:
         x = tf.constant(X, getattr(tf, d))
         c = tf.constant(2.0, getattr(tf, d))
         with tf.GradientTape(persistent=True) as tape:
@@ -216,17 +198,17 @@ def pad_constant_value_gradient_is_none(tf):
 
 @case
 def pad_reflect_symmetric_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda x: [tf.pad(x, [[1, 1], [2, 2]], "REFLECT"),
-                                              tf.pad(x, [[0, 1], [0, 2]], mode="reflect"),
-                                              tf.pad(x, [[2, 1], [3, 2]], "SYMMETRIC"),
-                                              tf.pad(x, [[1, 2], [1, 0]], mode="symmetric"),
-                                              tf.pad(x, [[0, 0], [0, 0]], "REFLECT")]), X234[0])
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [tf.pad(x, [[1, 1], [2, 2]], "REFLECT"),
+                                                       tf.pad(x, [[0, 1], [0, 2]], mode="reflect"),
+                                                       tf.pad(x, [[2, 1], [3, 2]], "SYMMETRIC"),
+                                                       tf.pad(x, [[1, 2], [1, 0]], mode="symmetric"),
+                                                       tf.pad(x, [[0, 0], [0, 0]], "REFLECT")]), X234[0])
 
 
 @case
 def pad_mirror_3d_grad(tf):
-    return _both(tf, _weighted(tf, lambda x: [tf.pad(x, [[1, 0], [1, 2], [3, 3]], "REFLECT"),
-                                              tf.pad(x, [[2, 2], [0, 3], [4, 1]], "SYMMETRIC")]), X234)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [tf.pad(x, [[1, 0], [1, 2], [3, 3]], "REFLECT"),
+                                                       tf.pad(x, [[2, 2], [0, 3], [4, 1]], "SYMMETRIC")]), X234)
 
 
 @case
@@ -265,10 +247,11 @@ def pad_errors(tf):
 
 @case
 def reverse_roll_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda x: [tf.reverse(x, [0]), tf.reverse(x, [-1, 0]), tf.reverse(x, []),
-                                              tf.reverse(x, tf.constant([1], tf.int64)), tf.roll(x, 1, 1),
-                                              tf.roll(x, [1, -1], [0, 1]), tf.roll(x, [1, 1], [1, 1]),
-                                              tf.roll(x, -7, -1), tf.roll(x, tf.constant(2, tf.int64), 0)]), X34)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [tf.reverse(x, [0]), tf.reverse(x, [-1, 0]), tf.reverse(x, []),
+                                                       tf.reverse(x, tf.constant([1], tf.int64)), tf.roll(x, 1, 1),
+                                                       tf.roll(x, [1, -1], [0, 1]), tf.roll(x, [1, 1], [1, 1]),
+                                                       tf.roll(x, -7, -1), tf.roll(x, tf.constant(2, tf.int64), 0)]),
+                          X34)
 
 
 @case
@@ -295,10 +278,11 @@ def reverse_roll_errors(tf):
 
 @case
 def slice_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda x: [tf.slice(x, [0, 1], [2, 2]), tf.slice(x, [1, 1], [-1, -1]),
-                                              tf.slice(x, tf.constant([2, 0], tf.int64), [1, 4]),
-                                              tf.slice(x, [1, 3], [2, 0]), tf.slice(x, np.array([0, 0]), [3, 4])]),
-                 X34)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [tf.slice(x, [0, 1], [2, 2]), tf.slice(x, [1, 1], [-1, -1]),
+                                                       tf.slice(x, tf.constant([2, 0], tf.int64), [1, 4]),
+                                                       tf.slice(x, [1, 3], [2, 0]),
+                                                       tf.slice(x, np.array([0, 0]), [3, 4])]),
+                          X34)
 
 
 @case
@@ -319,15 +303,19 @@ def slice_errors(tf):
 @case
 def strided_slice_values_and_grad(tf):
     ss = tf.strided_slice
-    return _both(tf, _weighted(tf, lambda x: [ss(x, [0, 1], [2, 3]), ss(x, [0, 1], [2, 3], [1, 2]),
-                                              ss(x, [1, 0], [0, 3], [-1, 1]), ss(x, [1, 1], [0, 0], begin_mask=1),
-                                              ss(x, [1, 1], [0, 0], end_mask=3), ss(x, [0, 1], [0, 3], ellipsis_mask=1),
-                                              ss(x, [0, 0, 1], [0, 0, 3], new_axis_mask=2),
-                                              ss(x, [1], [2], shrink_axis_mask=1),
-                                              ss(x, [1, 0, 2], [2, 0, 3], shrink_axis_mask=5, ellipsis_mask=2),
-                                              ss(x, [-1], [-3], [-1]), ss(x, [0, 0], [1, 1], [1, 1], 3, 3, 0, 0, 2),
-                                              ss(x, tf.constant([0, 1]), tf.constant([2, 3]), tf.constant([1, 1]))]),
-                 X234)
+    return grads_by_dtype(tf, _weighted(tf, lambda x: [ss(x, [0, 1], [2, 3]), ss(x, [0, 1], [2, 3], [1, 2]),
+                                                       ss(x, [1, 0], [0, 3], [-1, 1]),
+                                                       ss(x, [1, 1], [0, 0], begin_mask=1),
+                                                       ss(x, [1, 1], [0, 0], end_mask=3),
+                                                       ss(x, [0, 1], [0, 3], ellipsis_mask=1),
+                                                       ss(x, [0, 0, 1], [0, 0, 3], new_axis_mask=2),
+                                                       ss(x, [1], [2], shrink_axis_mask=1),
+                                                       ss(x, [1, 0, 2], [2, 0, 3], shrink_axis_mask=5, ellipsis_mask=2),
+                                                       ss(x, [-1], [-3], [-1]),
+                                                       ss(x, [0, 0], [1, 1], [1, 1], 3, 3, 0, 0, 2),
+                                                       ss(x, tf.constant([0, 1]), tf.constant([2, 3]),
+                                                          tf.constant([1, 1]))]),
+                          X234)
 
 
 @case
@@ -356,7 +344,7 @@ def getitem_combined_values_and_grad(tf):
                 x[1::-1, None, tf.constant(2, tf.int64)], x[:, :, :, None], x[[0, 1]], x[1:tf.constant(2)],
                 x[np.newaxis, np.int32(1)], x[tf.Variable(1)], x[::tf.constant(-1)], x[:, ::-2, 3:0:-2],
                 x[-5:5, -100:100, ::3], x[..., 2], x[1, ..., None, 1, None]]
-    return _both(tf, _weighted(tf, f), X234)
+    return grads_by_dtype(tf, _weighted(tf, f), X234)
 
 
 @case
@@ -428,9 +416,9 @@ def sequence_mask_errors(tf):
 
 @case
 def meshgrid_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda a, b, c: tf.meshgrid(a, b) + tf.meshgrid(a, b, indexing="ij") +
-                               tf.meshgrid(a, b, c) + tf.meshgrid(c, indexing="ij")),
-                 [1.0, 2.0, 3.0], [4.0, 5.0], [[6.0, 7.0]])
+    return grads_by_dtype(tf, _weighted(tf, lambda a, b, c: tf.meshgrid(a, b) + tf.meshgrid(a, b, indexing="ij") +
+                                        tf.meshgrid(a, b, c) + tf.meshgrid(c, indexing="ij")),
+                          [1.0, 2.0, 3.0], [4.0, 5.0], [[6.0, 7.0]])
 
 
 @case
@@ -443,11 +431,11 @@ def meshgrid_kinds_and_errors(tf):
 
 @case
 def linspace_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda a, b: [tf.linspace(a[0, 0], b[0], 5), tf.linspace(a, b, 3),
-                                                 tf.linspace(a, b, 4, axis=-1), tf.linspace(a, b, 1),
-                                                 tf.linspace(a, b, 0, axis=1), tf.linspace(a, b[0], 2, axis=2),
-                                                 tf.linspace(a, b, tf.constant(6, tf.int64), axis=1)]),
-                 [[0.0, 1.0], [-2.0, 0.5]], [1.0, 3.0])
+    return grads_by_dtype(tf, _weighted(tf, lambda a, b: [tf.linspace(a[0, 0], b[0], 5), tf.linspace(a, b, 3),
+                                                          tf.linspace(a, b, 4, axis=-1), tf.linspace(a, b, 1),
+                                                          tf.linspace(a, b, 0, axis=1), tf.linspace(a, b[0], 2, axis=2),
+                                                          tf.linspace(a, b, tf.constant(6, tf.int64), axis=1)]),
+                          [[0.0, 1.0], [-2.0, 0.5]], [1.0, 3.0])
 
 
 @case
@@ -481,49 +469,52 @@ def eye_values_and_errors(tf):
 @case
 def diag_values_and_grad(tf):
     d2 = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
-    return _both(tf, _weighted(tf, lambda d, m: [tf.linalg.diag(d[0]), tf.linalg.diag(d[0], k=1),
-                                                 tf.linalg.diag(d[0], k=-1, num_rows=5),
-                                                 tf.linalg.diag(d[0], k=1, num_rows=3, num_cols=4),
-                                                 tf.linalg.diag(d[0], num_rows=4), tf.linalg.diag(d, k=(0, 1)),
-                                                 tf.linalg.diag(d, k=(-1, 0), align="LEFT_RIGHT"),
-                                                 tf.linalg.diag(d, k=(-1, 0), align="RIGHT_RIGHT"),
-                                                 tf.linalg.diag(d, k=(0, 1), align="LEFT_LEFT", padding_value=9),
-                                                 tf.linalg.diag(m), tf.linalg.diag(d[0], padding_value=-1)]),
-                 d2, [[[1.0, 2.0]], [[3.0, 4.0]]])
+    return grads_by_dtype(tf, _weighted(tf, lambda d, m: [tf.linalg.diag(d[0]), tf.linalg.diag(d[0], k=1),
+                                                          tf.linalg.diag(d[0], k=-1, num_rows=5),
+                                                          tf.linalg.diag(d[0], k=1, num_rows=3, num_cols=4),
+                                                          tf.linalg.diag(d[0], num_rows=4), tf.linalg.diag(d, k=(0, 1)),
+                                                          tf.linalg.diag(d, k=(-1, 0), align="LEFT_RIGHT"),
+                                                          tf.linalg.diag(d, k=(-1, 0), align="RIGHT_RIGHT"),
+                                                          tf.linalg.diag(d, k=(0, 1), align="LEFT_LEFT",
+                                                                         padding_value=9),
+                                                          tf.linalg.diag(m), tf.linalg.diag(d[0], padding_value=-1)]),
+                          d2, [[[1.0, 2.0]], [[3.0, 4.0]]])
 
 
 @case
 def diag_part_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda m: [tf.linalg.diag_part(m), tf.linalg.diag_part(m, k=1),
-                                              tf.linalg.diag_part(m, k=-2), tf.linalg.diag_part(m, k=(-1, 1)),
-                                              tf.linalg.diag_part(m, k=(-1, 1), align="LEFT_LEFT"),
-                                              tf.linalg.diag_part(m, k=(-2, 2), align="RIGHT_RIGHT", padding_value=7),
-                                              tf.linalg.diag_part(m, k=(1, 3), align="LEFT_RIGHT"),
-                                              tf.linalg.diag_part(tf.transpose(m), k=(-3, 0))]), X34)
+    return grads_by_dtype(tf, _weighted(tf, lambda m: [tf.linalg.diag_part(m), tf.linalg.diag_part(m, k=1),
+                                                       tf.linalg.diag_part(m, k=-2), tf.linalg.diag_part(m, k=(-1, 1)),
+                                                       tf.linalg.diag_part(m, k=(-1, 1), align="LEFT_LEFT"),
+                                                       tf.linalg.diag_part(m, k=(-2, 2), align="RIGHT_RIGHT",
+                                                                           padding_value=7),
+                                                       tf.linalg.diag_part(m, k=(1, 3), align="LEFT_RIGHT"),
+                                                       tf.linalg.diag_part(tf.transpose(m), k=(-3, 0))]), X34)
 
 
 @case
 def diag_part_batched_grad(tf):
-    return _both(tf, _weighted(tf, lambda m: [tf.linalg.diag_part(m), tf.linalg.diag_part(m, k=(0, 2)),
-                                              tf.linalg.band_part(m, 1, 0), tf.linalg.band_part(m, 0, -1)]), X234)
+    return grads_by_dtype(tf, _weighted(tf, lambda m: [tf.linalg.diag_part(m), tf.linalg.diag_part(m, k=(0, 2)),
+                                                       tf.linalg.band_part(m, 1, 0), tf.linalg.band_part(m, 0, -1)]),
+                          X234)
 
 
 @case
 def set_diag_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda m, d: [tf.linalg.set_diag(m, d[0]),
-                                                 tf.linalg.set_diag(m, d[1:3], k=(0, 1)),
-                                                 tf.linalg.set_diag(m, d[0], k=1),
-                                                 tf.linalg.set_diag(m, d[:2], k=(-1, 0), align="LEFT_RIGHT")]),
-                 X34, [[7.0, 8.0, 9.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    return grads_by_dtype(tf, _weighted(tf, lambda m, d: [tf.linalg.set_diag(m, d[0]),
+                                                          tf.linalg.set_diag(m, d[1:3], k=(0, 1)),
+                                                          tf.linalg.set_diag(m, d[0], k=1),
+                                                          tf.linalg.set_diag(m, d[:2], k=(-1, 0), align="LEFT_RIGHT")]),
+                          X34, [[7.0, 8.0, 9.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 
 
 @case
 def band_part_values_and_grad(tf):
-    return _both(tf, _weighted(tf, lambda m: [tf.linalg.band_part(m, 1, 0), tf.linalg.band_part(m, -1, 0),
-                                              tf.linalg.band_part(m, 0, -1), tf.linalg.band_part(m, 3, 4),
-                                              tf.linalg.band_part(m, -2, 1),
-                                              tf.linalg.band_part(m, tf.constant(1, tf.int64), 0),
-                                              tf.linalg.band_part(m, tf.constant(0), tf.constant(2))]), X34)
+    return grads_by_dtype(tf, _weighted(tf, lambda m: [tf.linalg.band_part(m, 1, 0), tf.linalg.band_part(m, -1, 0),
+                                                       tf.linalg.band_part(m, 0, -1), tf.linalg.band_part(m, 3, 4),
+                                                       tf.linalg.band_part(m, -2, 1),
+                                                       tf.linalg.band_part(m, tf.constant(1, tf.int64), 0),
+                                                       tf.linalg.band_part(m, tf.constant(0), tf.constant(2))]), X34)
 
 
 @case

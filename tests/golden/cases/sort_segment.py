@@ -7,40 +7,7 @@ Not covered on purpose: NaN ordering (TF's comparison sort leaves it implementat
 
 import numpy as np
 
-from tests.golden.harness import case, catch
-
-_DTYPES = ("float32", "float64")
-
-
-def _grad_of(tf, fn, xs, k):
-    with tf.GradientTape() as tape:
-        for x in xs:
-            tape.watch(x)
-        y = fn(*xs) if k is None else fn(*xs)[k]
-    return [y, tape.gradient(y, xs)]
-
-
-def _grads(tf, fn, *values, dtype="float32"):
-    xs = [tf.constant(v, dtype=getattr(tf, dtype)) for v in values]
-    probe = fn(*xs)
-    if not isinstance(probe, list):
-        return _grad_of(tf, fn, xs, None)
-    return [_grad_of(tf, fn, xs, k) for k in range(len(probe))]
-
-
-def _both(tf, fn, *values):
-    return {d: _grads(tf, fn, *values, dtype=d) for d in _DTYPES}
-
-
-def _second(tf, fn, value, dtype="float64"):
-    x = tf.constant(value, dtype=getattr(tf, dtype))
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = fn(x)
-        g = inner.gradient(y, x)
-    return [y, g, outer.gradient(g, x)]
+from tests.golden.harness import case, catch, grads_by_dtype, second_derivatives
 
 
 def _weights(tf, y):
@@ -71,8 +38,8 @@ def top_k_dtypes(tf):
 @case
 def top_k_grad(tf):
     x = [[1.0, 5.0, 3.0], [2.0, 2.0, 0.0]]
-    return _both(tf, lambda x: [tf.math.top_k(x, 2).values * _weights(tf, tf.math.top_k(x, 2).values),
-                                tf.math.top_k(x, 3).values, tf.math.top_k(x, 1).values], x)
+    return grads_by_dtype(tf, lambda x: [tf.math.top_k(x, 2).values * _weights(tf, tf.math.top_k(x, 2).values),
+                                         tf.math.top_k(x, 3).values, tf.math.top_k(x, 1).values], x)
 
 
 @case
@@ -87,7 +54,7 @@ def top_k_indices_grad_is_none(tf):
 
 @case
 def top_k_second_order(tf):
-    return _second(tf, lambda x: tf.math.top_k(x * x, 2).values, [[1.0, -3.0, 2.0], [0.5, 0.25, -2.0]])
+    return second_derivatives(tf, lambda x: tf.math.top_k(x * x, 2).values, [[1.0, -3.0, 2.0], [0.5, 0.25, -2.0]])
 
 
 @case
@@ -128,14 +95,15 @@ def sort_dtypes(tf):
 
 @case
 def sort_grad(tf):
-    return _both(tf, lambda x: [tf.sort(x) * _weights(tf, x), tf.sort(x, 0, "DESCENDING") * _weights(tf, x),
-                                tf.sort(x * x, axis=1)], [[3.0, 1.0, 2.0], [-2.0, 5.0, 0.5]])
+    return grads_by_dtype(tf, lambda x: [tf.sort(x) * _weights(tf, x), tf.sort(x, 0, "DESCENDING") * _weights(tf, x),
+                                         tf.sort(x * x, axis=1)], [[3.0, 1.0, 2.0], [-2.0, 5.0, 0.5]])
 
 
 @case
 def sort_ties_grad(tf):
-    return _both(tf, lambda x: [tf.sort(x) * _weights(tf, x), tf.sort(x, direction="DESCENDING") * _weights(tf, x)],
-                 [1.0, 2.0, 1.0, 2.0])
+    return grads_by_dtype(tf, lambda x: [tf.sort(x) * _weights(tf, x),
+                                         tf.sort(x, direction="DESCENDING") * _weights(tf, x)],
+                          [1.0, 2.0, 1.0, 2.0])
 
 
 @case
@@ -172,45 +140,49 @@ ROWS = [[1.0, 2.0], [3.0, 0.0], [5.0, 6.0], [-1.0, 4.0]]
 @case
 def segment_values_and_grad(tf):
     m = tf.math
-    return _both(tf, lambda x: [m.segment_sum(x, IDS), m.segment_mean(x, IDS), m.segment_max(x, IDS),
-                                m.segment_min(x, IDS), m.segment_prod(x, IDS)], D)
+    return grads_by_dtype(tf, lambda x: [m.segment_sum(x, IDS), m.segment_mean(x, IDS), m.segment_max(x, IDS),
+                                         m.segment_min(x, IDS), m.segment_prod(x, IDS)], D)
 
 
 @case
 def segment_rows_grad(tf):
     m = tf.math
     ids = tf.constant([0, 0, 2, 2], tf.int64)
-    return _both(tf, lambda x: [m.segment_sum(x, ids), m.segment_mean(x, ids) * _weights(tf, m.segment_mean(x, ids)),
-                                m.segment_max(x, ids), m.segment_min(x, ids), m.segment_prod(x, ids)], ROWS)
+    return grads_by_dtype(tf, lambda x: [m.segment_sum(x, ids),
+                                         m.segment_mean(x, ids) * _weights(tf, m.segment_mean(x, ids)),
+                                         m.segment_max(x, ids), m.segment_min(x, ids), m.segment_prod(x, ids)], ROWS)
 
 
 @case
 def segment_max_min_ties_grad(tf):
     m = tf.math
-    return _both(tf, lambda x: [m.segment_max(x, [0, 0, 0, 1]), m.segment_min(x, [0, 0, 1, 1])], [3.0, 1.0, 3.0, 2.0])
+    return grads_by_dtype(tf, lambda x: [m.segment_max(x, [0, 0, 0, 1]), m.segment_min(x, [0, 0, 1, 1])],
+                          [3.0, 1.0, 3.0, 2.0])
 
 
 @case
 def segment_prod_zeros_grad(tf):
     m = tf.math
-    return _both(tf, lambda x: m.segment_prod(x, [0, 0, 1, 1, 1, 2, 3, 3]), [0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 2.0, 4.0])
+    return grads_by_dtype(tf, lambda x: m.segment_prod(x, [0, 0, 1, 1, 1, 2, 3, 3]),
+                          [0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 2.0, 4.0])
 
 
 @case
 def segment_prod_rows_with_zeros_grad(tf):
     m = tf.math
     x = [[0.0, 2.0], [3.0, 0.0], [0.0, 5.0], [1.0, 4.0], [0.0, 0.0]]
-    return _both(tf, lambda x: [m.segment_prod(x, [0, 0, 0, 1, 1]), m.unsorted_segment_prod(x, [1, 0, 1, -1, 0], 3)],
-                 x)
+    return grads_by_dtype(tf, lambda x: [m.segment_prod(x, [0, 0, 0, 1, 1]),
+                                         m.unsorted_segment_prod(x, [1, 0, 1, -1, 0], 3)],
+                          x)
 
 
 @case
 def segment_second_order(tf):
     m = tf.math
-    return {"prod": _second(tf, lambda x: m.segment_prod(x, [0, 0, 1, 1]), [1.5, -2.0, 0.5, 3.0]),
-            "prod_zero": _second(tf, lambda x: m.segment_prod(x, [0, 0, 0, 1]), [1.5, 0.0, 2.0, 3.0]),
-            "max": _second(tf, lambda x: m.segment_max(x * x, [0, 0, 1]), [1.0, -2.0, 3.0]),
-            "mean": _second(tf, lambda x: m.segment_mean(x * x, [0, 1, 1]), [1.0, -2.0, 3.0])}
+    return {"prod": second_derivatives(tf, lambda x: m.segment_prod(x, [0, 0, 1, 1]), [1.5, -2.0, 0.5, 3.0]),
+            "prod_zero": second_derivatives(tf, lambda x: m.segment_prod(x, [0, 0, 0, 1]), [1.5, 0.0, 2.0, 3.0]),
+            "max": second_derivatives(tf, lambda x: m.segment_max(x * x, [0, 0, 1]), [1.0, -2.0, 3.0]),
+            "mean": second_derivatives(tf, lambda x: m.segment_mean(x * x, [0, 1, 1]), [1.0, -2.0, 3.0])}
 
 
 @case
@@ -266,9 +238,9 @@ UIDS = [3, 0, 3, -1, 0]
 @case
 def unsorted_segment_values_and_grad(tf):
     m = tf.math
-    return _both(tf, lambda x: [m.unsorted_segment_sum(x, UIDS, 5), m.unsorted_segment_mean(x, UIDS, 5),
-                                m.unsorted_segment_max(x, UIDS, 5), m.unsorted_segment_min(x, UIDS, 5),
-                                m.unsorted_segment_prod(x, UIDS, 5), m.unsorted_segment_sqrt_n(x, UIDS, 5)], D)
+    return grads_by_dtype(tf, lambda x: [m.unsorted_segment_sum(x, UIDS, 5), m.unsorted_segment_mean(x, UIDS, 5),
+                                         m.unsorted_segment_max(x, UIDS, 5), m.unsorted_segment_min(x, UIDS, 5),
+                                         m.unsorted_segment_prod(x, UIDS, 5), m.unsorted_segment_sqrt_n(x, UIDS, 5)], D)
 
 
 @case
@@ -276,33 +248,37 @@ def unsorted_segment_2d_ids_grad(tf):
     m = tf.math
     ids = tf.constant([[0, 2, 0], [1, 2, -1]])
     x = [[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]]
-    return _both(tf, lambda x: [m.unsorted_segment_sum(x, ids, 3), m.unsorted_segment_mean(x, ids, 4),
-                                m.unsorted_segment_max(x, ids, 3), m.unsorted_segment_prod(x, ids, tf.constant(3)),
-                                m.unsorted_segment_sqrt_n(x, ids, 3)], x)
+    return grads_by_dtype(tf, lambda x: [m.unsorted_segment_sum(x, ids, 3), m.unsorted_segment_mean(x, ids, 4),
+                                         m.unsorted_segment_max(x, ids, 3),
+                                         m.unsorted_segment_prod(x, ids, tf.constant(3)),
+                                         m.unsorted_segment_sqrt_n(x, ids, 3)], x)
 
 
 @case
 def unsorted_segment_rows_grad(tf):
     m = tf.math
     ids = [1, -1, 1, 0]
-    return _both(tf, lambda x: [m.unsorted_segment_sum(x, ids, 3), m.unsorted_segment_min(x, ids, 2),
-                                m.unsorted_segment_mean(x, ids, 3), m.unsorted_segment_sqrt_n(x, ids, 2)], ROWS)
+    return grads_by_dtype(tf, lambda x: [m.unsorted_segment_sum(x, ids, 3), m.unsorted_segment_min(x, ids, 2),
+                                         m.unsorted_segment_mean(x, ids, 3), m.unsorted_segment_sqrt_n(x, ids, 2)],
+                          ROWS)
 
 
 @case
 def unsorted_segment_ties_and_zeros_grad(tf):
     m = tf.math
-    return {"max_ties": _both(tf, lambda x: m.unsorted_segment_max(x, [0, 0, 1, 0], 2), [1.0, 3.0, 2.0, 3.0]),
-            "prod_zeros": _both(tf, lambda x: m.unsorted_segment_prod(x, [0, 0, 1, 1, 1, -1, 2], 3),
-                                [0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 5.0])}
+    return {"max_ties": grads_by_dtype(tf, lambda x: m.unsorted_segment_max(x, [0, 0, 1, 0], 2), [1.0, 3.0, 2.0, 3.0]),
+            "prod_zeros": grads_by_dtype(tf, lambda x: m.unsorted_segment_prod(x, [0, 0, 1, 1, 1, -1, 2], 3),
+                                         [0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 5.0])}
 
 
 @case
 def unsorted_segment_second_order(tf):
     m = tf.math
-    return {"prod": _second(tf, lambda x: m.unsorted_segment_prod(x, [1, 1, 0, -1], 2), [1.5, -2.0, 0.5, 3.0]),
-            "prod_zero": _second(tf, lambda x: m.unsorted_segment_prod(x, [1, 1, 1, 0], 2), [1.5, 0.0, 2.0, 3.0]),
-            "mean": _second(tf, lambda x: m.unsorted_segment_mean(x * x, [1, 0, 1], 2), [1.0, -2.0, 3.0])}
+    return {"prod": second_derivatives(tf, lambda x: m.unsorted_segment_prod(x, [1, 1, 0, -1], 2),
+                                       [1.5, -2.0, 0.5, 3.0]),
+            "prod_zero": second_derivatives(tf, lambda x: m.unsorted_segment_prod(x, [1, 1, 1, 0], 2),
+                                            [1.5, 0.0, 2.0, 3.0]),
+            "mean": second_derivatives(tf, lambda x: m.unsorted_segment_mean(x * x, [1, 0, 1], 2), [1.0, -2.0, 3.0])}
 
 
 @case
