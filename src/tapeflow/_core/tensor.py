@@ -213,8 +213,9 @@ def wrap(value) -> Tensor:
 
 
 def is_tensor(x) -> bool:
-    """Whether ``x`` is a tensor or variable (``tf.is_tensor``)."""
-    return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False)
+    """Whether ``x`` is a tensor, variable or ``IndexedSlices`` (``tf.is_tensor``)."""
+    return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False) or getattr(
+        x, "_tapeflow_indexed_slices", False)
 
 
 # --------------------------------------------------------------------------------------------- conversion

@@ -53,9 +53,14 @@ def cast(x, dtype, name=None):
     Gradients flow through casts between floating-point and complex types, and stop at integer and bool casts.
     """
     dtype = _dtypes.as_dtype(dtype)
+    if getattr(x, "_tapeflow_indexed_slices", False):
+        return type(x)(cast(x.values, dtype), x.indices, x.dense_shape)  # TF casts the values and keeps slices
     x = to_tensor(x)
     if x.dtype == dtype:
         return x
+    if (x.dtype == _dtypes.string) != (dtype == _dtypes.string):
+        raise errors.op_error("Cast", f"Cast {c_name(x.dtype)} to {c_name(dtype)} is not supported",
+                              cls=errors.UnimplementedError)
     if x.dtype.is_complex and not dtype.is_complex:
         get_logger().warning(f"You are casting an input of type {x.dtype.name} to an incompatible dtype "
                              f"{dtype.name}.  This will discard the imaginary part and may not be what you "
@@ -188,7 +193,9 @@ def _identity_grad(g, y, x):
 
 
 def identity(input, name=None):
-    """A tensor with the same value as ``input`` (``tf.identity``); variables are read."""
+    """A tensor with the same value as ``input`` (``tf.identity``); variables are read, ``IndexedSlices`` kept."""
+    if getattr(input, "_tapeflow_indexed_slices", False):
+        return type(input)(identity(input.values), input.indices, input.dense_shape)
     return execute(IDENTITY, (to_tensor(input),))
 
 

@@ -532,3 +532,13 @@ def complex_from_parts(tf):
                  (tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))]:
         out.append(catch(tf.complex, a, b))
     return out
+
+
+@case
+def cast_strings_and_indexed_slices(tf):
+    out = [catch(tf.cast, tf.constant("1"), d) for d in (tf.float32, tf.int32, tf.bool, tf.complex64, tf.string)]
+    out.append(catch(tf.cast, tf.constant(1.0), tf.string))
+    x = tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([0]), tf.constant([2, 2]))
+    c, i = tf.cast(x, tf.float64), tf.identity(x)
+    out += [tf.is_tensor(x), type(c).__name__, c.values, c.indices, type(i).__name__, i.values]
+    return out
