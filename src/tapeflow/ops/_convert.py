@@ -29,12 +29,13 @@ def to_tensor(x, dtype=None) -> Tensor:
     return convert_to_tensor(x, dtype)
 
 
-def operand_like(value, like: Tensor, strict=False) -> Tensor:
+def operand_like(value, like: Tensor, strict=False, lenient=False) -> Tensor:
     """Convert the other operand of a binary op to ``like``'s dtype (TF's ``convert_to_tensor(y, dtype=...)``).
 
     A Python value of a foreign kind (a string or complex number next to a float tensor) is inferred instead,
     so the op then fails with TF's dtype-mismatch error; a lossy one (``2.5`` for an int32 tensor) is refused.
-    ``strict`` refuses both (what ``==`` does).
+    ``strict`` refuses both (what ``==`` does); ``lenient`` infers both (what ``+`` and ``tf.add`` do: TF's AddV2
+    wrapper falls back to converting each operand on its own, and the op then reports the dtype clash).
     """
     t = type(value)
     np_dtype = like._value.dtype
@@ -59,6 +60,11 @@ def operand_like(value, like: Tensor, strict=False) -> Tensor:
         return wrap(to_dtype(value, dtype))
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         return convert_to_tensor(value, dtype)
+    if lenient:
+        try:
+            return wrap(to_dtype(value, dtype, infer_foreign=True))
+        except (TypeError, ValueError):
+            return convert_to_tensor(value)
     return wrap(to_dtype(value, dtype, infer_foreign=not strict))
 
 
@@ -81,17 +87,23 @@ def scalar_of(value, np_dtype):
     return found
 
 
-def matching(*values):
-    """Convert ``values`` to tensors of one dtype, as TF's generated op wrappers do (``args_to_matching_eager``)."""
+def matching(*values, lenient=False):
+    """Convert ``values`` to tensors of one dtype, as TF's generated op wrappers do (``args_to_matching_eager``).
+
+    The first tensor's dtype (or, with no tensor, the first value's inferred dtype) is required of the others:
+    ``Cannot convert 2.5 to EagerTensor of dtype int32``. ``lenient`` (``tf.add`` only) lets a value that does
+    not fit keep its own inferred dtype, so the op then reports the clash, as TF's AddV2 fallback does.
+    """
     for i, v in enumerate(values):
         if isinstance(v, Tensor) or getattr(v, "_tapeflow_variable", False):
             like = to_tensor(v)
-            return tuple(like if j == i else operand_like(w, like) for j, w in enumerate(values))
-    # No tensor: the first value's inferred dtype is tried for the others, which fall back to their own
-    # inferred dtype when they do not fit (and the op then reports the clash), as TF's fast path does.
+            return tuple(like if j == i else operand_like(w, like, lenient=lenient) for j, w in enumerate(values))
     first = convert_to_tensor(values[0])
     out = [first]
     for v in values[1:]:
+        if not lenient:
+            out.append(wrap(to_dtype(v, first.dtype)))
+            continue
         try:
             out.append(wrap(to_dtype(v, first.dtype)))
         except (TypeError, ValueError):

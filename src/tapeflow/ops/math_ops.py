@@ -488,9 +488,9 @@ def _scalar(value, like):
 # ------------------------------------------------------------------------------------------ public functions
 
 
-def _binary_api(op, doc):
+def _binary_api(op, doc, lenient=False):
     def api(x, y, name=None):
-        x, y = matching(x, y)
+        x, y = matching(x, y, lenient=lenient)
         return execute(op, (x, y))
 
     api.__doc__ = doc
@@ -505,7 +505,7 @@ def _unary_api(op, doc):
     return api
 
 
-add = _binary_api(ADD, "Elementwise ``x + y`` with broadcasting (``tf.math.add``).")
+add = _binary_api(ADD, "Elementwise ``x + y`` with broadcasting (``tf.math.add``).", lenient=True)
 subtract = _binary_api(SUB, "Elementwise ``x - y`` with broadcasting (``tf.math.subtract``).")
 multiply = _binary_api(MUL, "Elementwise ``x * y`` with broadcasting (``tf.math.multiply``).")
 maximum = _binary_api(MAXIMUM, "Elementwise maximum; the gradient at ties goes to ``x`` (``tf.math.maximum``).")

@@ -14,12 +14,14 @@ from ._convert import operand_like
 
 
 def _binary(op):
+    lenient = op is math_ops.ADD  # ``t + 2.5`` on an int tensor fails in AddV2 itself, as in TF (see operand_like)
+
     def forward(self, other):
         if type(other) is not EagerTensor:
-            other = operand_like(other, self)
+            other = operand_like(other, self, lenient=lenient)
         return execute(op, (self, other))
 
-    def reflected(self, other):
+    def reflected(self, other):  # ``2.5 + t`` is refused before any op runs, also in TF
         return execute(op, (operand_like(other, self), self))
 
     return forward, reflected
@@ -27,11 +29,12 @@ def _binary(op):
 
 def binary_on_read(op):
     """A variable's version of a binary operator: read the variable, convert the other side, dispatch."""
+    lenient = op is math_ops.ADD
 
     def forward(self, other):
         x = self._read()
         if type(other) is not EagerTensor:
-            other = operand_like(other, x)
+            other = operand_like(other, x, lenient=lenient)
         return execute(op, (x, other))
 
     return forward
@@ -104,7 +107,8 @@ BINARY = {"__add__": math_ops.ADD, "__sub__": math_ops.SUB, "__mul__": math_ops.
 
 OPERATORS = {
     **{name: _binary(op) for name, op in BINARY.items()},
-    "__truediv__": _via(math_ops.truediv),
+    # ``t / y`` converts ``y`` with only a hint of ``t``'s dtype (a clash is then truediv's TypeError).
+    "__truediv__": (math_ops.truediv, _via(math_ops.truediv)[1]),
     "__floordiv__": _via(math_ops.floordiv),
     "__mod__": _via(math_ops.floormod),
     "__and__": _logical_or_bitwise(math_ops.LOGICAL_AND, math_ops.BITWISE_AND),

@@ -394,3 +394,22 @@ def numpy_scalar_arguments_drop_error_name(tf):
              lambda: tf.math.segment_sum(tf.constant([1.0, 2.0]), np.int32(0)),
              lambda: tf.reduce_max(tf.constant([1.0]), np.int64(3)), lambda: tf.math.top_k(np.float32(1.0), 1)]
     return [catch(f) for f in calls]
+
+
+@case
+def python_operands_that_do_not_fit(tf):
+    # Only AddV2 lets a lossy Python operand keep its own dtype (and then fails in the op); `t / y` converts `y`
+    # with a dtype hint (truediv's TypeError); every other op and operator refuses the conversion itself.
+    import operator
+
+    a, f = tf.constant([1, 2]), tf.constant([1.0, 2.0])
+    out = []
+    for op in (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
+               operator.pow, operator.lt, operator.eq):
+        for x, y in ((a, [2.5, 3.0]), ([2.5, 3.0], a), (a, 2.5), (2.5, a), (f, [1, 2]), (f, 2)):
+            out.append(catch(op, x, y))
+    for fn in (tf.add, tf.subtract, tf.multiply, tf.maximum, tf.pow, tf.divide, tf.truediv, tf.equal, tf.less,
+               tf.realdiv, tf.math.floordiv):
+        out.append(catch(fn, [1, 2], [2.5, 3.0]))
+    out.append(catch(tf.linalg.cross, [1, 2, 3], [4.0, 5.0, 6.0]))
+    return out
