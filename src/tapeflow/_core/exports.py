@@ -41,3 +41,7 @@ def install(module_globals, namespace):
     if listed is None:  # the top-level namespace lists what it imported by name (not its submodules)
         listed = [n for n, v in module_globals.items() if not n.startswith("_") and not isinstance(v, ModuleType)]
     module_globals["__all__"] = sorted(set(listed) | set(table))
+    for name in module_globals["__all__"]:
+        fn = module_globals[name]
+        if getattr(fn, "__name__", None) == "api":  # made by a factory (``_unary_api(SQRT, ...)``): name it
+            fn.__name__ = fn.__qualname__ = name
