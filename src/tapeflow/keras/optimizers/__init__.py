@@ -1,9 +1,16 @@
-"""``tf.keras.optimizers``: Keras 3 optimizers (SGD for now; the rest come with the Keras issue)."""
+"""``tf.keras.optimizers``: Keras 3 optimizers and ``schedules``."""
 
+from . import schedules
+from .adadelta import Adadelta
+from .adagrad import Adagrad
+from .adam import Adam, AdamW
+from .adamax import Adamax
 from .base import Optimizer
+from .nadam import Nadam
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "schedules"]
 
 
 class _Legacy:

@@ -22,7 +22,7 @@ from ..._core.tensor import Tensor
 from ...ops.array_ops import cast
 from .._state import auto_name, name_scope
 from ..variables import Variable
-from . import _extras
+from . import _extras, schedules
 
 __all__ = ["Optimizer"]
 
@@ -38,8 +38,8 @@ class Optimizer(_extras.ExtrasMixin):
     """Base class of Keras optimizers.
 
     Args:
-        learning_rate: a Python float (or float subclass), or a callable taking no argument that returns the
-            learning rate at each step.
+        learning_rate: a Python float (or float subclass), a ``LearningRateSchedule`` (called with the step count
+            before each step's increment), or a callable taking no argument that returns the learning rate.
         weight_decay: if set, each step first does ``w -= w * weight_decay * learning_rate``.
         clipnorm: clip each gradient to this L2 norm.
         clipvalue: clip each gradient element to ``[-clipvalue, clipvalue]``.
@@ -125,9 +125,17 @@ class Optimizer(_extras.ExtrasMixin):
             if previous is not None:
                 self._variables = [v for v in self._variables if v is not previous]
         else:
+            if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+                raise TypeError("This optimizer was created with a `LearningRateSchedule` object as its "
+                                "`learning_rate` constructor argument, hence its learning rate is not settable. If "
+                                "you need the learning rate to be settable, you should instantiate the optimizer "
+                                "with a float `learning_rate` argument.")
             self._learning_rate.assign(learning_rate)
 
     def _get_current_learning_rate(self):
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            # The schedule sees the step count before this step's increment (step 1 uses ``schedule(0)``).
+            return self._learning_rate(self._iterations)
         if isinstance(self._learning_rate, Variable) or not callable(self._learning_rate):
             return self._learning_rate
         return self._learning_rate()
@@ -291,7 +299,10 @@ class Optimizer(_extras.ExtrasMixin):
         """Clip, decay and take ``update_step`` for each variable (on the ``tf.Variable`` a Keras one holds)."""
         grads = self._clip_gradients(grads)
         self._apply_weight_decay(trainable_variables)
-        learning_rate = self.learning_rate
+        self._backend_update_step(grads, trainable_variables, self.learning_rate)
+
+    def _backend_update_step(self, grads, trainable_variables, learning_rate):
+        """``update_step`` for each pair, on the ``tf.Variable`` a Keras variable holds (a hook for Nadam)."""
         for grad, variable in zip(grads, trainable_variables):
             if isinstance(variable, Variable):
                 variable = variable.value
@@ -338,7 +349,9 @@ class Optimizer(_extras.ExtrasMixin):
     # --- configuration -------------------------------------------------------------------------------------
     def get_config(self):
         """The constructor arguments as a dict (``learning_rate`` as a float, or a callable's serialization)."""
-        if isinstance(self._learning_rate, Variable):
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            learning_rate = schedules.serialize(self._learning_rate)
+        elif isinstance(self._learning_rate, Variable):
             learning_rate = float(self._learning_rate.numpy())
         else:
             learning_rate = _extras.serialize_function(self._learning_rate)
@@ -358,5 +371,8 @@ class Optimizer(_extras.ExtrasMixin):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        """A new optimizer (without state) from ``get_config()``'s output."""
+        """A new optimizer (without state) from ``get_config()``'s output (a schedule's config is rebuilt)."""
+        if schedules.is_schedule_config(config.get("learning_rate")):
+            config = {**config, "learning_rate": schedules.deserialize(config["learning_rate"],
+                                                                       custom_objects=custom_objects)}
         return cls(**config)
