@@ -1,6 +1,6 @@
 """``tf.keras``: the Keras 3 API that GradientTape programs use, on tapeflow."""
 
-from . import backend, optimizers
+from . import activations, backend, initializers, losses, optimizers, regularizers
 from .variables import Variable
 
-__all__ = ["backend", "optimizers", "Variable"]
+__all__ = ["activations", "backend", "initializers", "losses", "optimizers", "regularizers", "Variable"]
