@@ -14,7 +14,7 @@ from .._core.logs import get_logger
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
-from .._core.tensor import Tensor, convert_to_tensor, to_numpy_value, wrap
+from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, to_numpy_value, wrap
 from ._convert import matching, to_tensor
 
 __all__ = [
@@ -47,16 +47,31 @@ def _cast_grad(g, y, x, dtype):
     return None
 
 
+# (NumPy dtype of a tensor, dtype argument) pairs seen to name the same dtype: a cast between them is a no-op.
+_SAME_DTYPE = {}
+
+
 def cast(x, dtype, name=None):
     """``x`` converted to ``dtype``; complex to real keeps the real part (``tf.cast``).
 
     Gradients flow through casts between floating-point and complex types, and stop at integer and bool casts.
     """
+    given = dtype
+    if type(x) is EagerTensor:
+        try:
+            if (x._value.dtype, dtype) in _SAME_DTYPE:  # the common no-op cast (optimizers cast every gradient)
+                return x
+        except TypeError:  # an unhashable dtype argument: as_dtype below reports it
+            pass
     dtype = _dtypes.as_dtype(dtype)
     if getattr(x, "_tapeflow_indexed_slices", False):
         return type(x)(cast(x.values, dtype), x.indices, x.dense_shape)  # TF casts the values and keeps slices
     x = to_tensor(x)
     if x.dtype == dtype:
+        try:
+            _SAME_DTYPE[x._value.dtype, given] = True
+        except TypeError:  # an unhashable dtype argument: nothing to remember
+            pass
         return x
     if (x.dtype == _dtypes.string) != (dtype == _dtypes.string):
         raise errors.op_error("Cast", f"Cast {c_name(x.dtype)} to {c_name(dtype)} is not supported",
