@@ -126,6 +126,17 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
              'attr=strides:list(int),min=4; attr=padding:string,allowed=["SAME", "VALID"]; '
              'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; attr=T:type,allowed=[DT_HALF, '
              'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'AvgPool3D': (('half', 'bfloat16', 'float', 'double'),
+               'Op<name=AvgPool3D; signature=input:T -> output:T; attr=ksize:list(int),min=5; '
+               'attr=strides:list(int),min=5; attr=padding:string,allowed=["SAME", "VALID"]; '
+               'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; attr=T:type,allowed=[DT_HALF, '
+               'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'AvgPool3DGrad': (('half', 'bfloat16', 'float', 'double'),
+                   'Op<name=AvgPool3DGrad; signature=orig_input_shape:int32, grad:T -> output:T; '
+                   'attr=ksize:list(int),min=5; attr=strides:list(int),min=5; '
+                   'attr=padding:string,allowed=["SAME", "VALID"]; '
+                   'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; '
+                   'attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
  'AvgPoolGrad': (('half', 'bfloat16', 'float', 'double'),
                  'Op<name=AvgPoolGrad; signature=orig_input_shape:int32, grad:T -> output:T; '
                  'attr=ksize:list(int),min=4; attr=strides:list(int),min=4; attr=padding:string,allowed=["SAME", '
@@ -251,6 +262,24 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                          'attr=explicit_paddings:list(int),default=[]; '
                          'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]; '
                          'attr=dilations:list(int),default=[1, 1, 1, 1]>'),
+ 'Conv3D': (('half', 'bfloat16', 'float', 'double'),
+            'Op<name=Conv3D; signature=input:T, filter:T -> output:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, '
+            'DT_FLOAT, DT_DOUBLE]; attr=strides:list(int),min=5; attr=padding:string,allowed=["SAME", "VALID"]; '
+            'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; '
+            'attr=dilations:list(int),default=[1, 1, 1, 1, 1]>'),
+ 'Conv3DBackpropFilterV2': (('half', 'bfloat16', 'float', 'double'),
+                            'Op<name=Conv3DBackpropFilterV2; signature=input:T, filter_sizes:int32, '
+                            'out_backprop:T -> output:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
+                            'DT_DOUBLE]; attr=strides:list(int),min=5; attr=padding:string,allowed=["SAME", '
+                            '"VALID"]; attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; '
+                            'attr=dilations:list(int),default=[1, 1, 1, 1, 1]>'),
+ 'Conv3DBackpropInputV2': (('half', 'bfloat16', 'float', 'double'),
+                           'Op<name=Conv3DBackpropInputV2; signature=input_sizes:Tshape, filter:T, out_backprop:T '
+                           '-> output:T; attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; '
+                           'attr=strides:list(int),min=5; attr=padding:string,allowed=["SAME", "VALID"]; '
+                           'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; '
+                           'attr=dilations:list(int),default=[1, 1, 1, 1, 1]; '
+                           'attr=Tshape:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Cos': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
          'Op<name=Cos; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
          'DT_COMPLEX64, DT_COMPLEX128]>'),
@@ -633,6 +662,36 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
              'attr=padding:string,allowed=["SAME", "VALID", "EXPLICIT"]; '
              'attr=explicit_paddings:list(int),default=[]; '
              'attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW", "NCHW_VECT_C"]>'),
+ 'MaxPool3D': (('half', 'bfloat16', 'float'),
+               'Op<name=MaxPool3D; signature=input:T -> output:T; attr=ksize:list(int),min=5; '
+               'attr=strides:list(int),min=5; attr=padding:string,allowed=["SAME", "VALID"]; '
+               'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; attr=T:type,allowed=[DT_HALF, '
+               'DT_BFLOAT16, DT_FLOAT]>'),
+ 'MaxPool3DGrad': (('half', 'bfloat16', 'float'),
+                   'Op<name=MaxPool3DGrad; signature=orig_input:TInput, orig_output:TInput, grad:T -> output:T; '
+                   'attr=ksize:list(int),min=5; attr=strides:list(int),min=5; '
+                   'attr=padding:string,allowed=["SAME", "VALID"]; '
+                   'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; '
+                   'attr=T:type,default=DT_FLOAT,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT]; '
+                   'attr=TInput:type,default=DT_FLOAT,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT]>'),
+ 'MaxPool3DGradGrad': (('float',
+                        'double',
+                        'int32',
+                        'uint8',
+                        'int16',
+                        'int8',
+                        'int64',
+                        'bfloat16',
+                        'uint16',
+                        'half',
+                        'uint32',
+                        'uint64'),
+                       'Op<name=MaxPool3DGradGrad; signature=orig_input:T, orig_output:T, grad:T -> output:T; '
+                       'attr=ksize:list(int),min=5; attr=strides:list(int),min=5; '
+                       'attr=padding:string,allowed=["SAME", "VALID"]; '
+                       'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; '
+                       'attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, '
+                       'DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]>'),
  'MaxPoolGrad': (('float',
                   'double',
                   'int32',

@@ -1,14 +1,14 @@
-"""Convolutions (``tf.nn.conv1d``, ``conv2d``, ``convolution``, ``conv2d_transpose``): forward (NumPy) and
-gradient (tapeflow ops) side by side. Depthwise convolution is in ``depthwise_ops``, pooling in ``pool_ops``, the
-window arithmetic they share in ``_windows``.
+"""Convolutions (``tf.nn.conv1d``, ``conv2d``, ``conv2d_transpose``, ``conv1d_transpose``): forward (NumPy) and
+gradient (tapeflow ops) side by side, and the N-D kernels the 3-D ops (``conv3d_ops``) share. Depthwise convolution
+is in ``depthwise_ops``, pooling in ``pool_ops``, the window arithmetic they share in ``_windows``.
 
 The forwards are im2col: a strided window view of the padded input, copied once into a matrix, times the
 filter in one BLAS matmul. Gradients are TensorFlow's own backprop ops (``Conv2DBackpropInput``,
 ``Conv2DBackpropFilter``), each with its gradient rule, so second derivatives work.
 
 TF's CPU kernels set what is allowed: NHWC only (NCHW raises), and the gradient of a dilated or grouped
-``conv2d`` raises, while ``tf.nn.convolution`` differentiates dilated filters (TF takes the space-to-batch route
-there; here the same values come from the dilated kernel directly).
+``conv2d`` raises (``tf.nn.convolution`` differentiates dilated filters: it takes TF's space-to-batch route, see
+``conv3d_ops``).
 """
 
 from __future__ import annotations
@@ -18,87 +18,83 @@ import weakref
 import numpy as np
 
 from .._core import dtypes, errors
-from .._core.convert import cannot_convert
+from .._core.convert import c_name, cannot_convert
 from .._core.dispatch import execute
 from .._core.exports import export
-from .._core.registry import defop
+from .._core.registry import REGISTRY, defop
 from .._core.state import STATE
 from .._core.tensor import Tensor
 from . import depthwise_ops, pool_ops  # noqa: F401  (registered with the convolutions)
 from ._convert import matching, to_tensor
 from ._windows import (
+    check_outer_ones,
     check_string_attrs,
     compute_dtype,
     conv_attrs,
+    conv_grads,
     convert_padding,
     geometry,
     get_sequence,
     kernel_error,
     pad_spatial,
+    padded_shape,
+    spatial_sequences,
     string_attr,
     tap,
     taps,
     unimplemented,
     windows,
+    without_name,
 )
 from .array_ops import RESHAPE
 
-__all__ = ["conv1d", "conv2d", "convolution", "conv2d_transpose"]
+__all__ = ["conv1d", "conv2d", "conv2d_transpose", "conv1d_transpose"]
 
 # ------------------------------------------------------------------------------------------ conv geometry
 
 
-def _check_conv_attrs(op_name, strides, dilations, padding, explicit_paddings, data_format, nd, name, op_label):
-    """The checks TF's conv kernels make when they are built, in their order."""
-    if len(strides) != nd + 2:
-        raise kernel_error(op_name, f"Sliding window strides field must specify {nd + 2} dimensions", name=name)
-    if len(dilations) != nd + 2:
-        raise kernel_error(op_name, f"Sliding window dilations field must specify {nd + 2} dimensions", name=name)
-    c = 1 if data_format.startswith("NC") else nd + 1
-    if strides[0] != 1 or strides[c] != 1:
-        raise unimplemented(op_name, "Current implementation does not yet support strides in the batch and depth "
-                                     "dimensions.", name)
-    spatial = [i for i in range(nd + 2) if i not in (0, c)]
-    if any(strides[i] <= 0 for i in spatial):
-        raise kernel_error(op_name, "Row and column strides should be larger than 0.", name=name)
-    if dilations[0] != 1 or dilations[c] != 1:
-        raise unimplemented(op_name, "Current implementation does not yet support dilations in the batch and "
-                                     "depth dimensions.", name)
-    if any(dilations[i] <= 0 for i in spatial):
-        raise kernel_error(op_name, "Dilated rates should be larger than 0.", name=name)
+def _check_conv_attrs(strides, dilations, padding, explicit_paddings, data_format):
+    """The checks TF's Conv2D kernel makes when it is built, in their order."""
+    op = "Conv2D"
+    if len(strides) != 4:
+        raise kernel_error(op, "Sliding window strides field must specify 4 dimensions")
+    if len(dilations) != 4:
+        raise kernel_error(op, "Sliding window dilations field must specify 4 dimensions")
+    c = 1 if data_format.startswith("NC") else 3
+    spatial = [i for i in range(4) if i not in (0, c)]
+    check_outer_ones(op, strides, c, spatial, "strides", "Row and column strides should be larger than 0.",
+                     errors.UnimplementedError)
+    check_outer_ones(op, dilations, c, spatial, "dilations", "Dilated rates should be larger than 0.",
+                     errors.UnimplementedError)
     if padding == "EXPLICIT":
-        if len(explicit_paddings) != 2 * (nd + 2):
-            raise kernel_error(op_name, f"explicit_paddings attribute must contain {2 * (nd + 2)} values, but got: "
-                                        f"{len(explicit_paddings)}", name=name)
+        if len(explicit_paddings) != 8:
+            raise kernel_error(op, f"explicit_paddings attribute must contain 8 values, but got: "
+                                   f"{len(explicit_paddings)}")
         if any(p < 0 for p in explicit_paddings):
-            raise kernel_error(op_name, "All elements of explicit_paddings must be nonnegative", name=name)
+            raise kernel_error(op, "All elements of explicit_paddings must be nonnegative")
         if any(explicit_paddings[2 * i] or explicit_paddings[2 * i + 1] for i in (0, c)):
-            raise kernel_error(op_name, "Nonzero explicit padding in the batch or depth dimensions is not supported",
-                               name=name)
-    if data_format != "NHWC":
-        raise unimplemented(op_name, f"The {op_label} op currently only supports the NHWC tensor format on the "
-                                     f"CPU. The op was given the format: {data_format}", name)
-    return spatial
+            raise kernel_error(op, "Nonzero explicit padding in the batch or depth dimensions is not supported")
+    return c, spatial
 
 
-def _conv_geometry(x_shape, f_shape, strides, padding, explicit_paddings, data_format, dilations, nd=2):
-    op_name = "Conv2D" if nd == 2 else "Conv3D"
-    spatial = _check_conv_attrs(op_name, strides, dilations, padding, explicit_paddings, data_format, nd, "",
-                                op_name)
-    if len(x_shape) != nd + 2:
-        raise kernel_error(op_name, f"convolution input must be {nd + 2}-dimensional: {errors.shape_str(x_shape)}")
-    if len(f_shape) != nd + 2:
-        raise kernel_error(op_name, f"convolution filter must be {nd + 2}-dimensional: {errors.shape_str(f_shape)}")
-    in_depth, f_depth, out_depth = x_shape[-1], f_shape[-2], f_shape[-1]
+def _conv_geometry(x_shape, f_shape, strides, padding, explicit_paddings, data_format, dilations):
+    op = "Conv2D"
+    c, spatial = _check_conv_attrs(strides, dilations, padding, explicit_paddings, data_format)
+    if len(x_shape) != 4:
+        raise kernel_error(op, f"convolution input must be 4-dimensional: {errors.shape_str(x_shape)}")
+    if len(f_shape) != 4:
+        raise kernel_error(op, f"convolution filter must be 4-dimensional: {errors.shape_str(f_shape)}")
+    in_depth, f_depth, out_depth = x_shape[c], f_shape[-2], f_shape[-1]
     if f_depth <= 0:
-        raise kernel_error(op_name, f"filter depth must be stricly positive, got {f_depth}")
+        raise kernel_error(op, f"filter depth must be stricly positive, got {f_depth}")
     if in_depth % f_depth:
-        raise kernel_error(op_name, f"input depth must be evenly divisible by filter depth: {in_depth} vs {f_depth}")
+        raise kernel_error(op, f"input depth must be evenly divisible by filter depth: {in_depth} vs {f_depth}")
     groups = in_depth // f_depth
     if out_depth % groups:
-        raise kernel_error(op_name, f"output depth must be evenly divisible by number of groups: {out_depth} vs "
-                                    f"{groups}")
-    geo = geometry(op_name, x_shape[1:-1], f_shape[:-2], strides, dilations, padding, explicit_paddings, spatial)
+        raise kernel_error(op, f"output depth must be evenly divisible by number of groups: {out_depth} vs "
+                               f"{groups}")
+    geo = geometry(op, [x_shape[i] for i in spatial], f_shape[:-2], strides, dilations, padding,
+                   explicit_paddings, spatial)
     geo.groups = groups
     return geo
 
@@ -144,7 +140,8 @@ def _take_cols(x, geo):
     return _im2col(x, geo)
 
 
-def _conv_forward(x, f, geo):
+def conv_forward(x, f, geo):
+    """The convolution of N-D ``x`` (N, *spatial, C) with ``f`` (*ksize, C / groups, out) over ``geo``."""
     n, cout, dt = x.shape[0], f.shape[-1], x.dtype
     ct = compute_dtype(x)
     if n == 0 or cout == 0 or 0 in geo.out:
@@ -164,7 +161,7 @@ def _conv_forward(x, f, geo):
     return out.reshape((n,) + geo.out + (cout,)).astype(dt, copy=False)
 
 
-def _conv_backprop_input(dy, f, in_shape, geo):
+def conv_backprop_input(dy, f, in_shape, geo):
     """col2im: per filter tap, one matmul of the output gradient with the tap's weights, added onto the strided
     slice of the (padded) input it came from. Taps one at a time keep each added block contiguous, which is
     twice as fast as one big matmul whose columns are scattered afterwards."""
@@ -174,8 +171,7 @@ def _conv_backprop_input(dy, f, in_shape, geo):
     c, cout = in_shape[-1], f.shape[-1]
     dym = dy.astype(ct, copy=False).reshape(-1, cout)
     ft = np.ascontiguousarray(f.astype(ct, copy=False).swapaxes(-1, -2))  # (*ksize, cout, c)
-    padded = (in_shape[0],) + tuple(d + b + a for d, (b, a) in zip(in_shape[1:-1], geo.pads)) + (c,)
-    dxp = np.zeros(padded, ct)
+    dxp = np.zeros(padded_shape(in_shape, geo.pads), ct)
     buf = np.empty((dym.shape[0], c), ct)
     block = buf.reshape(dy.shape[:-1] + (c,))
     for index in taps(geo.ksize):
@@ -185,7 +181,7 @@ def _conv_backprop_input(dy, f, in_shape, geo):
     return dx.astype(dy.dtype, copy=False)  # a view of the padded buffer: no copy on the hot path
 
 
-def _conv_backprop_filter(x, dy, f_shape, geo):
+def conv_backprop_filter(x, dy, f_shape, geo):
     ct = compute_dtype(x)
     if 0 in x.shape or 0 in dy.shape:
         return np.zeros(f_shape, x.dtype)
@@ -197,58 +193,39 @@ def _conv_backprop_filter(x, dy, f_shape, geo):
 # ------------------------------------------------------------------------------------------ Conv2D
 
 
-_CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
-
-
 @defop("Conv2D")
-def CONV2D(x, f, strides, padding, explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1), strict=True):
+def CONV2D(x, f, strides, padding, explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1)):
     geo = _conv_geometry(x.shape, f.shape, strides, padding, explicit_paddings, data_format, dilations)
-    return _conv_forward(x, f, geo)
-
-
-def _backprop_attrs(attrs):
-    return {k: attrs[k] for k in _CONV_ATTRS if k in attrs} | {"strict": attrs.get("strict", True)}
-
-
-def _strict_failure(attrs, f_shape, in_depth):
-    """TF's CPU backprop kernels refuse dilations and groups: the gradient must raise as TF's does."""
-    if not attrs.get("strict", True):
-        return False
-    return any(d != 1 for d in attrs["dilations"]) or f_shape[-2] != in_depth
-
-
-@CONV2D.defvjp
-def _conv2d_grad(g, y, x, f, needs, **attrs):
-    battrs = _backprop_attrs(attrs)
-    fails = _strict_failure(attrs, f._value.shape, x._value.shape[-1])
-    gx = gf = None
-    if needs[0] or fails:  # TF computes the input side first, and its errors come from there
-        gx = execute(CONV2D_BACKPROP_INPUT, (f, g), battrs | {"input_sizes": x._value.shape})
-    if needs[1]:
-        gf = execute(CONV2D_BACKPROP_FILTER, (x, g), battrs | {"filter_sizes": f._value.shape})
-    return gx, gf
+    n, cout = x.shape[0], f.shape[-1]
+    out_shape = (n, cout) + geo.out if data_format == "NCHW" else (n,) + geo.out + (cout,)
+    if 0 in out_shape:  # TF's kernel returns an empty output before its CPU launcher checks the format
+        return np.zeros(out_shape, x.dtype)
+    if data_format != "NHWC":
+        raise unimplemented("Conv2D", "The Conv2D op currently only supports the NHWC tensor format on the CPU. The "
+                                      f"op was given the format: {data_format}")
+    return conv_forward(x, f, geo)
 
 
 def _backprop_geometry(op_name, label, in_shape, f_shape, dy_shape, strides, padding, explicit_paddings,
-                       data_format, dilations, strict, nd=2):
+                       data_format, dilations):
     """The checks of TF's CPU ``Conv2DCustomBackprop{Input,Filter}`` kernels, then the forward's geometry."""
     if data_format != "NHWC":
         raise kernel_error(op_name, f"{label} only supports NHWC.")
-    if len(strides) != nd + 2:
-        raise kernel_error(op_name, f"Sliding window strides field must specify {nd + 2} dimensions")
+    if len(strides) != 4:
+        raise kernel_error(op_name, "Sliding window strides field must specify 4 dimensions")
     if strides[0] != 1 or strides[-1] != 1:
         raise unimplemented(op_name, "Current implementation does not yet support strides in the batch and depth "
                                      "dimensions.")
     if any(s <= 0 for s in strides[1:-1]):
         raise kernel_error(op_name, "Row and column strides should be larger than 0.")
-    if strict and any(d != 1 for d in dilations):
+    if any(d != 1 for d in dilations):
         raise kernel_error(op_name, "Current CPU implementations do not yet support dilation rates larger than 1.")
     if padding == "EXPLICIT" and any(p < 0 for p in explicit_paddings):
         raise kernel_error(op_name, "All elements of explicit_paddings must be nonnegative")
     where = label[:-2]
     for what, shape in (("input", in_shape), ("filter", f_shape), ("out_backprop", dy_shape)):
-        if len(shape) != nd + 2:
-            raise kernel_error(op_name, f"{where}: {what} must be {nd + 2}-dimensional")
+        if len(shape) != 4:
+            raise kernel_error(op_name, f"{where}: {what} must be 4-dimensional")
     if in_shape[0] != dy_shape[0]:
         raise kernel_error(op_name, f"{where}: input and out_backprop must have the same batch size. Input batch: "
                                     f"{in_shape[0]}, outbackprop batch: {dy_shape[0]}, batch_dim: 0")
@@ -256,60 +233,56 @@ def _backprop_geometry(op_name, label, in_shape, f_shape, dy_shape, strides, pad
         raise kernel_error(op_name, f"{where}: input depth must be evenly divisible by filter depth")
     if f_shape[-1] != dy_shape[-1]:
         raise kernel_error(op_name, f"{where}: filter and out_backprop must have the same out_depth")
-    spatial = list(range(1, nd + 1))
-    geo = geometry(op_name, in_shape[1:-1], f_shape[:-2], strides, dilations, padding, explicit_paddings, spatial,
-                    "")
-    for k in range(nd):
-        if geo.out[k] != dy_shape[1 + k]:
-            raise kernel_error(op_name, f"{where}: Size of out_backprop doesn't match computed: actual = "
-                                        f"{dy_shape[1 + k]}, computed = {geo.out[k]} spatial_dim: {1 + k} input: "
-                                        f"{in_shape[1 + k]} filter: {f_shape[k]} output: {dy_shape[1 + k]} stride: "
-                                        f"{geo.strides[k]} dilation: {geo.dilations[k]}")
+    geo = geometry(op_name, in_shape[1:-1], f_shape[:-2], strides, dilations, padding, explicit_paddings, [1, 2])
+    _check_backprop_sizes(op_name, where, geo, in_shape, f_shape, dy_shape)
     geo.groups = in_shape[-1] // f_shape[-2]
     return geo
 
 
+def _check_backprop_sizes(op_name, where, geo, in_shape, f_shape, dy_shape):
+    """TF's check that the output gradient has the forward's output size in each spatial dimension."""
+    for k, out in enumerate(geo.out):
+        if out != dy_shape[1 + k]:
+            raise kernel_error(op_name, f"{where}: Size of out_backprop doesn't match computed: actual = "
+                                        f"{dy_shape[1 + k]}, computed = {out} spatial_dim: {1 + k} input: "
+                                        f"{in_shape[1 + k]} filter: {f_shape[k]} output: {dy_shape[1 + k]} stride: "
+                                        f"{geo.strides[k]} dilation: {geo.dilations[k]}")
+
+
 @defop("Conv2DBackpropInput")
 def CONV2D_BACKPROP_INPUT(f, dy, input_sizes, strides, padding, explicit_paddings=(), data_format="NHWC",
-                          dilations=(1, 1, 1, 1), strict=True):
+                          dilations=(1, 1, 1, 1)):
     in_shape = tuple(input_sizes)
     geo = _backprop_geometry("Conv2DBackpropInput", "Conv2DCustomBackpropInputOp", in_shape, f.shape, dy.shape,
-                             strides, padding, explicit_paddings, data_format, dilations, strict)
+                             strides, padding, explicit_paddings, data_format, dilations)
     if geo.groups != 1:
         raise kernel_error("Conv2DBackpropInput", "Gradients for grouped convolutions are not supported on CPU. "
                            "Please file a feature request if you run into this issue. Computed input depth "
                            f"{in_shape[-1]} doesn't match filter input depth {f.shape[-2]}")
-    return _conv_backprop_input(dy, f, in_shape, geo)
-
-
-@CONV2D_BACKPROP_INPUT.defvjp
-def _conv2d_backprop_input_grad(g, y, f, dy, needs, input_sizes, **attrs):
-    gf = execute(CONV2D_BACKPROP_FILTER, (g, dy), attrs | {"filter_sizes": f._value.shape}) if needs[0] else None
-    gdy = execute(CONV2D, (g, f), attrs) if needs[1] else None
-    return gf, gdy
+    return conv_backprop_input(dy, f, in_shape, geo)
 
 
 @defop("Conv2DBackpropFilter")
 def CONV2D_BACKPROP_FILTER(x, dy, filter_sizes, strides, padding, explicit_paddings=(), data_format="NHWC",
-                           dilations=(1, 1, 1, 1), strict=True):
+                           dilations=(1, 1, 1, 1)):
     f_shape = tuple(filter_sizes)
     geo = _backprop_geometry("Conv2DBackpropFilter", "Conv2DCustomBackpropFilterOp", x.shape, f_shape, dy.shape,
-                             strides, padding, explicit_paddings, data_format, dilations, strict)
-    return _conv_backprop_filter(x, dy, f_shape, geo)
+                             strides, padding, explicit_paddings, data_format, dilations)
+    return conv_backprop_filter(x, dy, f_shape, geo)
 
 
-@CONV2D_BACKPROP_FILTER.defvjp
-def _conv2d_backprop_filter_grad(g, y, x, dy, needs, filter_sizes, **attrs):
-    gx = execute(CONV2D_BACKPROP_INPUT, (g, dy), attrs | {"input_sizes": x._value.shape}) if needs[0] else None
-    gdy = execute(CONV2D, (x, g), attrs) if needs[1] else None
-    return gx, gdy
+def _cpu_refuses(attrs, x, f):
+    """TF's CPU backprop kernels refuse dilations and groups: the gradient must raise as TF's does."""
+    return any(d != 1 for d in attrs["dilations"]) or f.shape[-2] != x.shape[-1]
 
+
+conv_grads(CONV2D, CONV2D_BACKPROP_INPUT, CONV2D_BACKPROP_FILTER, input_first=_cpu_refuses)
 
 # ------------------------------------------------------------------------------------------ public functions
 
 
-def _run_batched(op, x, f, attrs, inner_rank=3):
-    """Run a 4-D op on ``x``, folding extra leading batch dimensions into one (TF's ``squeeze_batch_dims``)."""
+def run_batched(op, x, f, attrs, inner_rank):
+    """Run ``op`` on ``x``, folding extra leading batch dimensions into one (TF's ``squeeze_batch_dims``)."""
     shape = x._value.shape
     if len(shape) <= inner_rank + 1:
         return execute(op, (x, f), attrs)
@@ -319,17 +292,15 @@ def _run_batched(op, x, f, attrs, inner_rank=3):
     return execute(RESHAPE, (out,), {"shape": batch + out._value.shape[1:]})
 
 
-def _conv2d(input, filters, strides, padding, data_format, dilations, strict=True):
+def conv2d_full(input, filters, strides, padding, data_format, dilations):
+    """``conv2d`` once ``strides``/``dilations`` may already be full lists (``tf.nn.convolution`` passes them)."""
     padding, explicit = convert_padding(padding)
-    if data_format is None:
-        data_format = "NHWC"
-    ci = 1 if data_format.startswith("NC") else 3
-    strides = get_sequence(strides, 2, ci, "strides")
-    dilations = get_sequence(dilations, 2, ci, "dilations")
+    data_format, (strides, dilations) = spatial_sequences(2, data_format, "NHWC", strides=strides,
+                                                          dilations=dilations)
     x, f = matching(input, filters)
     padding = string_attr(padding, "padding")
     check_string_attrs("Conv2D", padding=padding, data_format=data_format)
-    return _run_batched(CONV2D, x, f, conv_attrs(strides, padding, explicit, data_format, dilations, strict))
+    return run_batched(CONV2D, x, f, conv_attrs(strides, padding, explicit, data_format, dilations), 3)
 
 
 @export("nn.conv2d")
@@ -339,25 +310,29 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     ``padding`` is "SAME", "VALID" or explicit ``[[0, 0], [top, bottom], [left, right], [0, 0]]``. As on TF's
     CPU, NCHW raises, and gradients of dilated or grouped (``in`` dividing the input depth) filters raise.
     """
-    return _conv2d(input, filters, strides, padding, data_format, dilations)
+    return conv2d_full(input, filters, strides, padding, data_format, dilations)
 
 
-def _conv1d(input, filters, stride, padding, data_format, dilations, strict=True):
+def _format_1d(data_format):
+    """``(2-D data format, inserted axis, channel index)`` of a 1-D data format, as TF's 1-D wrappers map it."""
     if data_format is None or data_format in ("NHWC", "NWC"):
-        data_format, spatial_start, ci = "NHWC", -3, 2
-    elif data_format in ("NCHW", "NCW"):
-        data_format, spatial_start, ci = "NCHW", -2, 1
-    else:
-        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+        return "NHWC", 1, 2
+    if data_format in ("NCHW", "NCW"):
+        return "NCHW", 2, 1
+    raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+
+
+def conv1d_full(input, filters, stride, padding, data_format, dilations):
+    data_format, axis, ci = _format_1d(data_format)
     strides = [1] + get_sequence(stride, 1, ci, "stride")
     dilations = [1] + get_sequence(dilations, 1, ci, "dilations")
     x, f = matching(input, filters)
     padding = string_attr(padding, "padding")
     check_string_attrs("Conv2D", padding=padding, data_format=data_format)
-    x = _expand(x, spatial_start)
-    f = _expand(f, 0)
-    out = _run_batched(CONV2D, x, f, conv_attrs(strides, padding, (), data_format, dilations, strict))
-    return _squeeze(out, spatial_start)
+    # conv1d counts the inserted axis from the end (extra batch dimensions come first), the transpose from the front
+    out = run_batched(CONV2D, _expand(x, axis - 4), _expand(f, 0),
+                      conv_attrs(strides, padding, (), data_format, dilations), 3)
+    return _squeeze(out, axis - 4)
 
 
 def _expand(t, axis):
@@ -376,61 +351,63 @@ def _squeeze(t, axis):
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
     """1-D convolution of ``[batch, width, in]`` ``input`` with ``[width, in, out]`` ``filters``, run as TF
     does: a conv2d over an inserted height of 1 (so its errors name ``Conv2D``)."""
-    return _conv1d(input, filters, stride, padding, data_format, dilations)
+    return conv1d_full(input, filters, stride, padding, data_format, dilations)
 
 
-@export("nn.convolution")
-def convolution(input, filters, strides=None, padding="VALID", data_format=None, dilations=None,
-                name=None):
-    """N-D convolution, the rank taken from ``filters`` (1-D and 2-D here). Unlike ``conv2d``, dilated filters
-    are differentiable (TF's space-to-batch route) and may not be combined with strides > 1."""
-    f = filters if isinstance(filters, Tensor) or getattr(filters, "_tapeflow_variable", False) else \
-        to_tensor(filters)
-    x = input if isinstance(input, Tensor) or getattr(input, "_tapeflow_variable", False) else to_tensor(input)
-    f_rank = len(f.shape)
-    x_rank = len(x.shape)
-    n = f_rank - 2 if f_rank else x_rank - 2
-    if n not in (1, 2, 3):
-        raise ValueError(f"`num_spatial_dims` must be 1, 2, or 3. Received: num_spatial_dims={n}.")
-    num_batch = x_rank - n - 1 if x_rank else 1
-    channels_last = data_format is None or not data_format.startswith("NC")
-    ci = num_batch + n if channels_last else num_batch
-    dilated = dilations is not None and any(d != 1 for d in get_sequence(dilations, n, ci, "dilations"))
-    full_dil = get_sequence(dilations, n, ci, "dilations")
-    full_strides = get_sequence(strides, n, ci, "strides")
-    if dilated:
-        if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
-            if isinstance(padding, str):
-                raise ValueError(f"`padding` must be either 'VALID' or 'SAME'. Received: padding={padding}")
-            raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-        sp = full_strides[2:] if ci == 1 else full_strides[1:-1]
-        dl = full_dil[2:] if ci == 1 else full_dil[1:-1]
-        if any(s != 1 for s in sp):
-            raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
-                             f"strides={np.array(sp)} and dilation_rate={np.array(dl)}")
-    elif not isinstance(padding, str):
-        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-    if n == 1:
-        return _conv1d(x, f, full_strides, padding, data_format, full_dil, strict=not dilated)
-    if n == 2:
-        return _conv2d(x, f, full_strides, padding, data_format, full_dil, strict=not dilated)
-    raise NotImplementedError("tapeflow's tf.nn.convolution covers 1-D and 2-D convolutions")
+# ------------------------------------------------------------------------------------------ transposes
 
 
-def _shape_values(output_shape):
-    """``output_shape`` as TF's op wrapper converts an int32 input (``TypeError`` for floats)."""
-    if isinstance(output_shape, Tensor):
-        v = output_shape._value
-        if v.dtype != np.int32:
+def shape_values(output_shape, op_name, kinds=("int32",)):
+    """``output_shape`` as TF's op wrapper converts its ``input_sizes`` input: an integer tensor of ``kinds``
+    (``TypeError`` for float lists where only int32 is taken, TF's attr error where int64 is taken too)."""
+    if isinstance(output_shape, Tensor) or getattr(output_shape, "_tapeflow_variable", False):
+        v = np.asarray(output_shape._value)
+        if v.dtype.name not in kinds:
+            if len(kinds) > 1:
+                raise _tshape_error(op_name, v.dtype)
             raise errors.InvalidArgumentError(
-                None, None, "cannot compute Conv2DBackpropInput as input #0(zero-based) was expected to be a int32 "
-                f"tensor but is a {dtypes.dtype_of(v.dtype).name} tensor [Op:Conv2DBackpropInput] name: ")
+                None, None, f"cannot compute {op_name} as input #0(zero-based) was expected to be a int32 "
+                f"tensor but is a {dtypes.dtype_of(v.dtype).name} tensor [Op:{op_name}] name: ")
         return tuple(int(d) for d in v.reshape(-1))
     values = list(output_shape)
     for d in values:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            if len(kinds) > 1 and isinstance(d, (float, np.floating)):
+                raise _tshape_error(op_name, np.dtype(np.float32))
             raise cannot_convert(output_shape, dtypes.int32)
     return tuple(int(d) for d in values)
+
+
+def _tshape_error(op_name, dtype):
+    return errors.InvalidArgumentError(
+        None, None, f"Value for attr 'Tshape' of {c_name(dtypes.dtype_of(dtype))} is not in the list of allowed "
+        f"values: int32, int64\n\t; NodeDef: {{{{node {op_name}}}}}; {REGISTRY[op_name].tf_signature()} "
+        f"[Op:{op_name}] name: ")
+
+
+def check_filter_dtype(op_name, f, dy):
+    """TF converts ``filter`` before ``out_backprop`` (inputs #1 and #2 after ``input_sizes``): a mismatch names
+    ``out_backprop``."""
+    if f.dtype != dy.dtype:
+        raise errors.InvalidArgumentError(
+            None, None, f"cannot compute {op_name} as input #2(zero-based) was expected to be a {c_name(f.dtype)} "
+            f"tensor but is a {c_name(dy.dtype)} tensor [Op:{op_name}] name: ")
+
+
+def _conv2d_backprop_input(dy, f, sizes, strides, padding, explicit, data_format, dilations):
+    op = "Conv2DBackpropInput"
+    padding = string_attr(padding, "padding")
+    check_string_attrs(op, padding=padding, data_format=data_format)
+    check_filter_dtype(op, f, dy)
+    if len(dy.shape) != 4:  # TF's kernel checks the output gradient's rank first, naming input_sizes
+        raise kernel_error(op, f"input_sizes must be 4-dimensional, got: {len(dy.shape)}")
+    if len(sizes) == 2:
+        sizes = (dy.shape[0],) + sizes + (f.shape[2] if len(f.shape) > 2 else 0,)
+    elif len(sizes) != 4:
+        raise kernel_error(op, f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but "
+                               f"got: {len(sizes)}")
+    attrs = conv_attrs(strides, padding, explicit, data_format, dilations) | {"input_sizes": sizes}
+    return execute(CONV2D_BACKPROP_INPUT, (f, dy), attrs)
 
 
 @export("nn.conv2d_transpose")
@@ -438,31 +415,31 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
                      name=None):
     """The transpose (gradient) of ``conv2d``: maps ``input`` shaped like conv2d's output back to
     ``output_shape``, with ``filters`` ``[h, w, out_channels, in_channels]`` (TF's ``Conv2DBackpropInput``)."""
-    if data_format is None:
-        data_format = "NHWC"
-    ci = 1 if data_format.startswith("NC") else 3
-    strides = get_sequence(strides, 2, ci, "strides")
-    dilations = get_sequence(dilations, 2, ci, "dilations")
+    data_format, (strides, dilations) = spatial_sequences(2, data_format, "NHWC", strides=strides,
+                                                          dilations=dilations)
     padding, explicit = convert_padding(padding)
-    sizes = _shape_values(output_shape)
+    sizes = shape_values(output_shape, "Conv2DBackpropInput")
     f, dy = matching(filters, input)
-    padding = string_attr(padding, "padding")
-    check_string_attrs("Conv2DBackpropInput", padding=padding, data_format=data_format)
-    if len(sizes) == 2 and len(dy.shape) == 4 and len(f.shape) == 4:
-        sizes = (dy.shape[0],) + sizes + (f.shape[2],)
-    elif len(sizes) != 4:
-        raise kernel_error("Conv2DBackpropInput", "Conv2DBackpropInput requires input_sizes to contain 4 values or "
-                           f"2 values, but got: {len(sizes)}", name=None)
-    attrs = conv_attrs(strides, padding, explicit, data_format, dilations) | {"input_sizes": sizes}
     try:
-        return execute(CONV2D_BACKPROP_INPUT, (f, dy), attrs)
-    except errors.OpError as exc:
-        raise _without_name(exc) from None
+        return _conv2d_backprop_input(dy, f, sizes, strides, padding, explicit, data_format, dilations)
+    except errors.OpError as exc:  # TF's conv2d_transpose reports kernel errors without the name suffix
+        raise (without_name(exc) if str(exc).startswith("{{function_node") else exc) from None
 
 
-def _without_name(exc):
-    """TF's ``conv2d_transpose`` reports kernel errors without the `` name: `` suffix its gradient path adds."""
-    text = str(exc)
-    if text.endswith(" name: ") and text.startswith("{{function_node"):
-        return type(exc)(None, None, text[: -len(" name: ")])
-    return exc
+@export("nn.conv1d_transpose")
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC", dilations=None,
+                     name=None):
+    """The transpose of ``conv1d``: ``input`` ``[batch, width, out_channels]`` back to ``output_shape``, with
+    ``filters`` ``[width, in_channels, out_channels]``; run as TF does, a ``Conv2DBackpropInput`` over an
+    inserted height of 1."""
+    if data_format not in (None, "NWC", "NCW"):
+        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+    data_format, axis, ci = _format_1d(data_format)
+    strides = [1] + get_sequence(strides, 1, ci, "stride")
+    dilations = [1] + get_sequence(dilations, 1, ci, "dilations")
+    dy = _expand(to_tensor(input), axis)
+    f = _expand(to_tensor(filters), 0)
+    sizes = shape_values(output_shape, "Conv2DBackpropInput")
+    sizes = sizes[:axis] + (1,) + sizes[axis:]
+    out = _conv2d_backprop_input(dy, f, sizes, strides, padding, (), data_format, dilations)
+    return _squeeze(out, axis)

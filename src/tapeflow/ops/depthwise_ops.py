@@ -3,7 +3,8 @@
 Each input channel ``c`` is convolved with its own ``filter[:, :, c, :]``; output channel ``c * multiplier + m``.
 The kernels make one multiply-add per filter tap and multiplier over whole (N, H, W, C) blocks. Gradients are
 TF's ops ``DepthwiseConv2dNativeBackpropInput`` / ``...BackpropFilter``, each with its rule (second order works).
-Dilations are differentiable, as with TF's space-to-batch route (whose values the dilated kernel gives directly).
+Dilations take TF's space-to-batch route (``_windows.with_space_to_batch``), so they differentiate, and with
+strides > 1 give TF's own result (strided over the phases, not over the input).
 """
 
 from __future__ import annotations
@@ -16,27 +17,33 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import defop
+from .._core.tensor import Tensor
 from ._convert import to_tensor
 from ._windows import (
     check_string_attrs,
     compute_dtype,
     conv_attrs,
+    conv_grads,
     convert_padding,
     crop_spatial,
     geometry,
     int_list,
     kernel_error,
     pad_spatial,
+    padded_shape,
     string_attr,
     tap,
     taps,
     unimplemented,
+    with_space_to_batch,
 )
 
 __all__ = ["depthwise_conv2d"]
 
 
-def _depthwise_geometry(op_name, x_shape, f_shape, strides, padding, explicit_paddings, data_format, dilations):
+def _depthwise_geometry(op_name, x_shape, f_shape, strides, padding, explicit_paddings, data_format, dilations,
+                        forward=False):
+    """TF's checks, in their order; the forward checks the data format only once it has work to do."""
     if len(strides) != 4:
         raise kernel_error(op_name, "Sliding window strides field must specify 4 dimensions")
     if strides[0] != 1 or strides[3] != 1:
@@ -52,15 +59,21 @@ def _depthwise_geometry(op_name, x_shape, f_shape, strides, padding, explicit_pa
             raise kernel_error(op_name, "All elements of explicit_paddings must be nonnegative")
         if any(explicit_paddings[i] for i in (0, 1, 6, 7)):
             raise kernel_error(op_name, "Nonzero explicit padding in the batch or depth dimensions is not supported")
-    if data_format != "NHWC":
-        raise unimplemented(op_name, "Depthwise convolution on CPU is only supported for NHWC format")
+    if data_format != "NHWC" and not forward:
+        raise _nhwc_only(op_name)
     if len(x_shape) != 4:
         raise kernel_error(op_name, f"input must be 4-dimensional{errors.shape_str(x_shape)}")
     if len(f_shape) != 4:
         raise kernel_error(op_name, f"filter must be 4-dimensional: {errors.shape_str(f_shape)}")
-    if x_shape[3] != f_shape[2]:
-        raise kernel_error(op_name, f"input and filter must have the same depth: {x_shape[3]} vs {f_shape[2]}")
-    return geometry(op_name, x_shape[1:3], f_shape[:2], strides, dilations, padding, explicit_paddings, [1, 2])
+    c, spatial = (1, [2, 3]) if data_format == "NCHW" else (3, [1, 2])
+    if x_shape[c] != f_shape[2]:
+        raise kernel_error(op_name, f"input and filter must have the same depth: {x_shape[c]} vs {f_shape[2]}")
+    return geometry(op_name, [x_shape[i] for i in spatial], f_shape[:2], strides, dilations, padding,
+                    explicit_paddings, spatial)
+
+
+def _nhwc_only(op_name):
+    return unimplemented(op_name, "Depthwise convolution on CPU is only supported for NHWC format")
 
 
 def _per_multiplier(dy, c, m):
@@ -90,8 +103,7 @@ def _depthwise_forward(x, f, geo):
 def _depthwise_backprop_input(dy, f, in_shape, geo):
     c, m = f.shape[2], f.shape[3]
     ct = compute_dtype(dy)
-    padded = (in_shape[0],) + tuple(d + b + a for d, (b, a) in zip(in_shape[1:3], geo.pads)) + (c,)
-    dxp = np.zeros(padded, ct)
+    dxp = np.zeros(padded_shape(in_shape, geo.pads), ct)
     if dy.size:
         dys = _per_multiplier(dy.astype(ct, copy=False), c, m)
         f = f.astype(ct, copy=False)
@@ -120,15 +132,14 @@ def _depthwise_backprop_filter(x, dy, f_shape, geo):
 @defop("DepthwiseConv2dNative")
 def DEPTHWISE(x, f, strides, padding, explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1)):
     geo = _depthwise_geometry("DepthwiseConv2dNative", x.shape, f.shape, strides, padding, explicit_paddings,
-                              data_format, dilations)
+                              data_format, dilations, forward=True)
+    n, cm = x.shape[0], f.shape[2] * f.shape[3]
+    out_shape = (n, cm) + geo.out if data_format == "NCHW" else (n,) + geo.out + (cm,)
+    if 0 in out_shape:  # TF's kernel returns an empty output before it checks the data format
+        return np.zeros(out_shape, x.dtype)
+    if data_format != "NHWC":
+        raise _nhwc_only("DepthwiseConv2dNative")
     return _depthwise_forward(x, f, geo)
-
-
-@DEPTHWISE.defvjp
-def _depthwise_grad(g, y, x, f, needs, **attrs):
-    gx = execute(DEPTHWISE_BACKPROP_INPUT, (f, g), attrs | {"input_sizes": x._value.shape}) if needs[0] else None
-    gf = execute(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs | {"filter_sizes": f._value.shape}) if needs[1] else None
-    return gx, gf
 
 
 def _depthwise_backprop_geometry(op_name, in_shape, f_shape, dy_shape, attrs):
@@ -149,13 +160,6 @@ def DEPTHWISE_BACKPROP_INPUT(f, dy, input_sizes, **attrs):
     return _depthwise_backprop_input(dy, f, in_shape, geo)
 
 
-@DEPTHWISE_BACKPROP_INPUT.defvjp
-def _depthwise_backprop_input_grad(g, y, f, dy, needs, input_sizes, **attrs):
-    gf = execute(DEPTHWISE_BACKPROP_FILTER, (g, dy), attrs | {"filter_sizes": f._value.shape}) if needs[0] else None
-    gdy = execute(DEPTHWISE, (g, f), attrs) if needs[1] else None
-    return gf, gdy
-
-
 @defop("DepthwiseConv2dNativeBackpropFilter")
 def DEPTHWISE_BACKPROP_FILTER(x, dy, filter_sizes, **attrs):
     f_shape = tuple(filter_sizes)
@@ -163,34 +167,43 @@ def DEPTHWISE_BACKPROP_FILTER(x, dy, filter_sizes, **attrs):
     return _depthwise_backprop_filter(x, dy, f_shape, geo)
 
 
-@DEPTHWISE_BACKPROP_FILTER.defvjp
-def _depthwise_backprop_filter_grad(g, y, x, dy, needs, filter_sizes, **attrs):
-    gx = execute(DEPTHWISE_BACKPROP_INPUT, (g, dy), attrs | {"input_sizes": x._value.shape}) if needs[0] else None
-    gdy = execute(DEPTHWISE, (x, g), attrs) if needs[1] else None
-    return gx, gdy
-
+conv_grads(DEPTHWISE, DEPTHWISE_BACKPROP_INPUT, DEPTHWISE_BACKPROP_FILTER)
 
 # ------------------------------------------------------------------------------------------ public function
+
+
+def _native(x, f, strides, padding, data_format):
+    """TF's ``depthwise_conv2d_native`` wrapper (a list of 4 strides, no dilations)."""
+    padding, explicit = convert_padding(padding)
+    strides = int_list(strides, "strides", "depthwise_conv2d_native")
+    padding = string_attr(padding, "padding")
+    check_string_attrs("DepthwiseConv2dNative", padding=padding, data_format=data_format)
+    return execute(DEPTHWISE, (x, f), conv_attrs(strides, padding, explicit, data_format, (1, 1, 1, 1)))
 
 
 @export("nn.depthwise_conv2d")
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):
     """Depthwise 2-D convolution: each input channel ``c`` convolved with its own ``filter[:, :, c, :]``, output
-    channel ``c * multiplier + m``. ``strides`` is a list of 4; dilations are differentiable (as in TF)."""
+    channel ``c * multiplier + m``. ``strides`` is a list of 4. Dilations take TF's space-to-batch route
+    (differentiable); combined with strides > 1 (TF warns) that route gives TF's own irregular result."""
     x = to_tensor(input)
     f = to_tensor(filter)
-    rate = [1, 1] if dilations is None else list(dilations)
+    rate = [1, 1] if dilations is None else dilations
     if any(r > 1 for r in rate) and any(s != 1 for s in strides):
         warnings.warn(f"When dilation rate is greater than 1, then all values of strides must be 1. Received: "
                       f"`dilation rate` {rate} and `strides` {strides}", stacklevel=2)
-        raise NotImplementedError("tapeflow's depthwise_conv2d does not combine dilations with strides > 1")
-    padding, explicit = convert_padding(padding)
-    strides = int_list(strides, "strides", "depthwise_conv2d_native")
-    padding = string_attr(padding, "padding")
+    rate = [int(r) for r in np.asarray(rate._value if isinstance(rate, Tensor) else rate).reshape(-1)]
     if data_format is None:
         data_format = "NHWC"
-    check_string_attrs("DepthwiseConv2dNative", padding=padding, data_format=data_format)
-    if len(rate) != 2:
-        rate = (rate * 2)[:2]
-    dil = (1, 1) + tuple(rate) if data_format == "NCHW" else (1,) + tuple(rate) + (1,)
-    return execute(DEPTHWISE, (x, f), conv_attrs(strides, padding, explicit, data_format, dil))
+    start = 2 if data_format.startswith("NC") else 1
+    rank = start + len(rate) if start == 1 else start + len(rate) - 1
+    if len(x.shape) < rank:
+        raise ValueError(f"`input.shape.rank` must be at least {rank}. Received: input.shape={x.shape} with rank "
+                         f"{len(x.shape)}")
+    if any(r < 1 for r in rate):
+        raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={np.array(rate, np.int32)}")
+    build = lambda pad: lambda t: _native(t, f, strides, pad, data_format)  # noqa: E731
+    if all(r == 1 for r in rate):
+        return build(padding)(x)
+    return with_space_to_batch(x, rate, padding, f.shape.as_list(), list(range(start, start + len(rate))),
+                               data_format, build)

@@ -1,8 +1,8 @@
-"""Pooling (``tf.nn.max_pool1d``, ``max_pool2d``, ``max_pool``, ``avg_pool1d``, ``avg_pool2d``, ``avg_pool``):
-forward (NumPy) and gradient (tapeflow ops) side by side.
+"""Pooling (``tf.nn.max_pool1d``, ``max_pool2d``, ``avg_pool1d``, ``avg_pool2d``): forward (NumPy) and gradient
+(tapeflow ops) side by side, and the N-D kernels the 3-D ops (``pool3d_ops``) share.
 
-Each kernel makes one vectorised pass per window tap (at most ``kh * kw`` NumPy calls, each over the whole
-batch), on strided views of the padded input. TF's CPU conventions hold:
+Each kernel makes one vectorised pass per window tap (one NumPy call per tap, each over the whole batch), on
+strided views of the padded input. TF's CPU conventions hold (2-D; ``pool3d_ops`` says where 3-D differs):
 
 * max pooling ignores NaN and never returns less than the dtype's lowest finite value (``-inf`` becomes it);
 * its gradient goes to the first maximum of each window in row-major order (a later tap wins only when strictly
@@ -29,7 +29,10 @@ from ._windows import (
     crop_spatial,
     get_sequence,
     kernel_error,
+    no_format_decode,
     pad_spatial,
+    padded_shape,
+    spatial_sequences,
     string_attr,
     tap,
     taps,
@@ -38,10 +41,12 @@ from ._windows import (
 )
 from .array_ops import RESHAPE, zeros_like
 
-__all__ = ["max_pool1d", "max_pool2d", "max_pool", "avg_pool1d", "avg_pool2d", "avg_pool"]
+__all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d"]
 
 
-class _Pool:
+class Pool:
+    """Per spatial dimension: window, stride, output size, (before, after) pads; and the input shape."""
+
     __slots__ = ("ksize", "strides", "out", "pads", "in_shape", "depth")
 
 
@@ -74,7 +79,7 @@ def _pool_geometry(op_name, x_shape, ksize, strides, padding, explicit_paddings,
     for s in strides:
         if s <= 0:
             raise kernel_error(op_name, f"Stride must be > 0, but got {s}")
-    geo = _Pool()
+    geo = Pool()
     geo.in_shape = tuple(x_shape)
     geo.depth = 1
     if ksize[3] != 1:
@@ -112,7 +117,13 @@ def _attrs_geometry(op_name, shape, attrs, avg):
                           attrs.get("explicit_paddings", ()), attrs.get("data_format", "NHWC"), avg)
 
 
-_ONES = (1, 1)
+def _ones(geo):
+    return (1,) * len(geo.ksize)
+
+
+def axis_shape(k, nd):
+    """The shape that puts a vector along spatial dimension ``k`` of an (N, *nd spatial, C) array."""
+    return (1,) * (k + 1) + (-1,) + (1,) * (nd - k)
 
 
 def _valid_masks(geo):
@@ -127,7 +138,7 @@ def _valid_masks(geo):
             pos = np.arange(geo.out[k]) * geo.strides[k] + i
             b = geo.pads[k][0]
             ok = (pos >= b) & (pos < b + geo.in_shape[k + 1])
-            ok = ok.reshape((1,) * (k + 1) + (-1,) + (1,) * (2 - k))
+            ok = ok.reshape(axis_shape(k, len(index)))
             m = ok if m is None else m & ok
         masks.append(m)
     return masks
@@ -141,17 +152,18 @@ def _depth_split(x, k):
     return x.reshape(x.shape[:-1] + (x.shape[-1] // k, k))
 
 
-def _max_forward(x, geo):
+def max_forward(x, geo):
+    """Max over each window; NaN skipped, never below the dtype's lowest finite value (TF's CPU kernels)."""
     low = _lowest(x.dtype)
     if geo.depth != 1:
         return np.fmax.reduce(_depth_split(x, geo.depth), axis=-1, initial=low)
-    out_shape = (x.shape[0],) + geo.out + (x.shape[3],)
+    out_shape = (x.shape[0],) + geo.out + (x.shape[-1],)
     if 0 in out_shape:
         return np.zeros(out_shape, x.dtype)
     xp = pad_spatial(x, geo.pads, low)
     out = None
     for index in taps(geo.ksize):
-        v = xp[tap(index, geo.strides, _ONES, geo.out)]
+        v = xp[tap(index, geo.strides, _ones(geo), geo.out)]
         out = np.fmax(v, low) if out is None else np.fmax(out, v, out=out)
     return out
 
@@ -165,7 +177,7 @@ def _argmax(x, geo):
     best = arg = have = None
     # np.where, not np.copyto(..., where=): the masked copy is ten times slower.
     for t, index in enumerate(all_taps):
-        v = xp[tap(index, geo.strides, _ONES, geo.out)]
+        v = xp[tap(index, geo.strides, _ones(geo), geo.out)]
         if best is None:
             best, arg = v, np.zeros(v.shape, kind)
             have = None if masks is None else masks[0]
@@ -185,25 +197,24 @@ def _max_grad(x, g, geo):
     if 0 in g.shape or 0 in x.shape:
         return np.zeros(x.shape, g.dtype)
     arg = _argmax(x, geo)
-    padded = (x.shape[0],) + tuple(d + b + a for d, (b, a) in zip(x.shape[1:3], geo.pads)) + (x.shape[3],)
-    dxp = np.zeros(padded, g.dtype)
+    dxp = np.zeros(padded_shape(x.shape, geo.pads), g.dtype)
     zero = g.dtype.type(0)
     for t, index in enumerate(taps(geo.ksize)):
-        dxp[tap(index, geo.strides, _ONES, geo.out)] += np.where(arg == t, g, zero)
+        dxp[tap(index, geo.strides, _ones(geo), geo.out)] += np.where(arg == t, g, zero)
     return crop_spatial(dxp, geo.pads, x.shape)
 
 
 def _max_grad_grad(x, gg, geo):
     if geo.depth != 1:
         raise unimplemented("MaxPoolGradGrad", "MaxPoolingGradGrad is not yet supported on the depth dimension.")
-    out_shape = (x.shape[0],) + geo.out + (x.shape[3],)
+    out_shape = (x.shape[0],) + geo.out + (x.shape[-1],)
     out = np.zeros(out_shape, gg.dtype)
     if 0 in out_shape:
         return out
     arg = _argmax(x, geo)
     gp = pad_spatial(gg, geo.pads)
     for t, index in enumerate(taps(geo.ksize)):
-        out = np.where(arg == t, gp[tap(index, geo.strides, _ONES, geo.out)], out)
+        out = np.where(arg == t, gp[tap(index, geo.strides, _ones(geo), geo.out)], out)
     return out
 
 
@@ -212,12 +223,7 @@ def _max_grad_grad(x, gg, geo):
 
 @defop("MaxPool")
 def MAX_POOL(x, ksize, strides, padding, explicit_paddings=(), data_format="NHWC"):
-    return _max_forward(x, _attrs_geometry("MaxPool", x.shape, locals(), False))
-
-
-@MAX_POOL.defvjp
-def _max_pool_grad(g, y, x, **attrs):
-    return execute(MAX_POOL_GRAD, (x, y, g), attrs)
+    return max_forward(x, _attrs_geometry("MaxPool", x.shape, locals(), False))
 
 
 def _grad_op_geometry(op_name, x, attrs):
@@ -229,21 +235,38 @@ def MAX_POOL_GRAD(x, y, g, ksize, strides, padding, explicit_paddings=(), data_f
     return _max_grad(x, g, _grad_op_geometry("MaxPoolGrad", x, locals()))
 
 
-@MAX_POOL_GRAD.defvjp
-def _max_pool_grad_grad(gg, dx, x, y, g, explicit_paddings=(), **attrs):
-    # As in TF, the explicit paddings are not passed on: MaxPoolGradGrad then refuses padding "EXPLICIT".
-    return zeros_like(x), zeros_like(y), execute(MAX_POOL_GRAD_GRAD, (x, y, gg), attrs)
-
-
 @defop("MaxPoolGradGrad")
 def MAX_POOL_GRAD_GRAD(x, y, gg, ksize, strides, padding, explicit_paddings=(), data_format="NHWC"):
     check_string_attrs("MaxPoolGradGrad", padding=padding, data_format=data_format)
     return _max_grad_grad(x, gg, _grad_op_geometry("MaxPoolGradGrad", x, locals()))
 
 
-@MAX_POOL_GRAD_GRAD.defvjp
-def _max_pool_grad_grad_grad(g3, out, x, y, gg, **attrs):
-    return zeros_like(x), zeros_like(y), execute(MAX_POOL_GRAD, (x, y, g3), attrs)
+def max_pool_grads(forward, grad, grad_grad, grad_grad_attrs=None):
+    """Register TF's gradient rules of a max-pool family: the forward's gradient is ``grad(x, y, g)``, which is
+    piecewise constant in ``x`` and ``y`` (zeros) and linear in ``g`` (``grad_grad``), and back.
+    ``grad_grad_attrs`` filters the attributes ``grad``'s rule passes on."""
+
+    @forward.defvjp
+    def _forward_grad(g, y, x, **attrs):
+        no_format_decode(attrs)
+        return execute(grad, (x, y, g), attrs)
+
+    @grad.defvjp
+    def _grad_grad(gg, dx, x, y, g, **attrs):
+        passed = attrs if grad_grad_attrs is None else grad_grad_attrs(attrs)
+        return zeros_like(x), zeros_like(y), execute(grad_grad, (x, y, gg), passed)
+
+    @grad_grad.defvjp
+    def _grad_grad_grad(g3, out, x, y, gg, **attrs):
+        return zeros_like(x), zeros_like(y), execute(grad, (x, y, g3), attrs)
+
+
+def _without_explicit(attrs):
+    # As in TF, the explicit paddings are not passed on: MaxPoolGradGrad then refuses padding "EXPLICIT".
+    return {k: v for k, v in attrs.items() if k != "explicit_paddings"}
+
+
+max_pool_grads(MAX_POOL, MAX_POOL_GRAD, MAX_POOL_GRAD_GRAD, _without_explicit)
 
 
 # ------------------------------------------------------------------------------------------ AvgPool
@@ -252,29 +275,30 @@ def _max_pool_grad_grad_grad(g3, out, x, y, gg, **attrs):
 def _counts(geo):
     """(1, *out, 1): how many real (unpadded) input elements each window covers."""
     c = None
-    for k in range(2):
+    nd = len(geo.ksize)
+    for k in range(nd):
         start = np.arange(geo.out[k]) * geo.strides[k] - geo.pads[k][0]
         n = np.minimum(start + geo.ksize[k], geo.in_shape[k + 1]) - np.maximum(start, 0)
-        n = n.reshape((1,) * (k + 1) + (-1,) + (1,) * (2 - k))
+        n = n.reshape(axis_shape(k, nd))
         c = n if c is None else c * n
     return c
 
 
 def _avg_forward(x, geo):
     ct = compute_dtype(x)
-    out_shape = (x.shape[0],) + geo.out + (x.shape[3],)
+    out_shape = (x.shape[0],) + geo.out + (x.shape[-1],)
     if 0 in out_shape:
         return np.zeros(out_shape, x.dtype)
     xp = pad_spatial(x.astype(ct, copy=False), geo.pads)
     acc = None
     for index in taps(geo.ksize):
-        v = xp[tap(index, geo.strides, _ONES, geo.out)]
+        v = xp[tap(index, geo.strides, _ones(geo), geo.out)]
         acc = v.copy() if acc is None else np.add(acc, v, out=acc)
     acc /= _counts(geo).astype(ct)
     return acc.astype(x.dtype, copy=False)
 
 
-def _broadcast_windows(geo, k):
+def broadcast_windows(geo, k):
     """``(start, size)`` per output position of dimension ``k`` as TF's portable ``AvgPoolGrad`` kernel takes
     them: a window that starts in the padding and is longer than the input spreads over the whole input (while
     the forward averages over the window's real elements only)."""
@@ -287,29 +311,38 @@ def _broadcast_windows(geo, k):
 
 
 def _avg_grad_spread(g, in_shape, geo, ct):
-    """Average-pool gradient from per-dimension coverage matrices (two small contractions, no window loop)."""
+    """Average-pool gradient from per-dimension coverage matrices (one small contraction each, no window loop)."""
+    nd = len(geo.ksize)
     mats, counts = [], None
-    for k in range(2):
-        start, size = _broadcast_windows(geo, k)
+    for k in range(nd):
+        start, size = broadcast_windows(geo, k)
         i = np.arange(in_shape[k + 1])
         mats.append(((i >= start[:, None]) & (i < (start + size)[:, None])).astype(ct))
-        size = size.reshape((1,) * (k + 1) + (-1,) + (1,) * (2 - k))
+        size = size.reshape(axis_shape(k, nd))
         counts = size if counts is None else counts * size
     gd = g.astype(ct) / counts.astype(ct)
-    return np.einsum("oi,pj,nopc->nijc", mats[0], mats[1], gd, optimize=True).astype(g.dtype, copy=False)
+    outs, ins = "opq"[:nd], "ijk"[:nd]
+    spec = ",".join(o + i for o, i in zip(outs, ins)) + f",n{outs}c->n{ins}c"
+    return np.einsum(spec, *mats, gd, optimize=True).astype(g.dtype, copy=False)
 
 
-def _avg_grad(g, in_shape, geo):
+def spreads(geo, in_shape):
+    """Whether TF's gradient kernels spread some window over more than its extent: a window that starts in the
+    padding and is longer than the input covers the whole input there (see :func:`broadcast_windows`)."""
+    return any(k > n and b for k, n, (b, _) in zip(geo.ksize, in_shape[1:-1], geo.pads))
+
+
+def avg_grad(g, in_shape, geo):
+    """TF's CPU average-pool gradient: each output's gradient shared out evenly over its (broadcast) window."""
     ct = compute_dtype(g)
     if 0 in g.shape or 0 in in_shape:
         return np.zeros(in_shape, g.dtype)
-    if any(k > n and b for k, n, (b, _) in zip(geo.ksize, in_shape[1:3], geo.pads)):
+    if spreads(geo, in_shape):
         return _avg_grad_spread(g, in_shape, geo, ct)
     gd = g.astype(ct) / _counts(geo).astype(ct)
-    padded = (in_shape[0],) + tuple(d + b + a for d, (b, a) in zip(in_shape[1:3], geo.pads)) + (in_shape[3],)
-    dxp = np.zeros(padded, ct)
+    dxp = np.zeros(padded_shape(in_shape, geo.pads), ct)
     for index in taps(geo.ksize):
-        dxp[tap(index, geo.strides, _ONES, geo.out)] += gd
+        dxp[tap(index, geo.strides, _ones(geo), geo.out)] += gd
     return crop_spatial(dxp, geo.pads, in_shape).astype(g.dtype, copy=False)
 
 
@@ -318,27 +351,34 @@ def AVG_POOL(x, ksize, strides, padding, data_format="NHWC"):
     return _avg_forward(x, _attrs_geometry("AvgPool", x.shape, locals(), True))
 
 
-@AVG_POOL.defvjp
-def _avg_pool_grad(g, y, x, **attrs):
-    return execute(AVG_POOL_GRAD, (g,), attrs | {"orig_input_shape": x._value.shape})
-
-
 @defop("AvgPoolGrad")
 def AVG_POOL_GRAD(g, orig_input_shape, ksize, strides, padding, data_format="NHWC"):
     in_shape = tuple(orig_input_shape)
     geo = _attrs_geometry("AvgPoolGrad", in_shape, locals(), True)
-    return _avg_grad(g, in_shape, geo)
+    return avg_grad(g, in_shape, geo)
 
 
-@AVG_POOL_GRAD.defvjp
-def _avg_pool_grad_grad(gg, dx, g, orig_input_shape, **attrs):
-    return execute(AVG_POOL, (gg,), attrs)
+def avg_pool_grads(forward, grad):
+    """Register TF's gradient rules of an average-pool family: ``grad`` spreads the output gradient over the input
+    shape; it is linear, and its own gradient is the forward pooling."""
+
+    @forward.defvjp
+    def _forward_grad(g, y, x, **attrs):
+        no_format_decode(attrs)
+        return execute(grad, (g,), attrs | {"orig_input_shape": x._value.shape})
+
+    @grad.defvjp
+    def _grad_grad(gg, dx, g, orig_input_shape, **attrs):
+        return execute(forward, (gg,), attrs)
+
+
+avg_pool_grads(AVG_POOL, AVG_POOL_GRAD)
 
 
 # ------------------------------------------------------------------------------------------ public functions
 
 
-def _pool_attrs(op_name, ksize, strides, padding, explicit, data_format):
+def pool_attrs(op_name, ksize, strides, padding, explicit, data_format):
     padding = string_attr(padding, "padding")
     check_string_attrs(op_name, padding=padding, data_format=data_format)
     attrs = {"ksize": tuple(int(k) for k in ksize), "strides": tuple(int(s) for s in strides), "padding": padding,
@@ -348,30 +388,31 @@ def _pool_attrs(op_name, ksize, strides, padding, explicit, data_format):
     return attrs
 
 
-def _max_pool2d(x, ksize, strides, padding, data_format):
-    if data_format is None:
-        data_format = "NHWC"
-    ci = 1 if data_format.startswith("NC") else 3
-    ksize = get_sequence(ksize, 2, ci, "ksize")
-    strides = get_sequence(strides, 2, ci, "strides")
+def is_tensor(x):
+    return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False)
+
+
+def _no_vect_c_explicit(padding, data_format):
+    if isinstance(padding, (list, tuple)) and data_format == "NCHW_VECT_C":
+        raise ValueError(f"`data_format='NCHW_VECT_C'` is not supported with explicit padding. Received: "
+                         f"padding={padding}")
+
+
+def max_pool2d_full(x, ksize, strides, padding, data_format):
+    """``max_pool2d`` once ``ksize``/``strides`` may already be full lists (``tf.nn.max_pool`` passes them)."""
+    data_format, (ksize, strides) = spatial_sequences(2, data_format, "NHWC", ksize=ksize, strides=strides)
     padding, explicit = convert_padding(padding)
     # MaxPool's T defaults to float32: TF converts non-tensor input (even a float64 array) to it.
-    x = to_tensor(x) if _is_tensor(x) else to_tensor(x, dtypes.float32)
-    return execute(MAX_POOL, (x,), _pool_attrs("MaxPool", ksize, strides, padding, explicit, data_format))
-
-
-def _is_tensor(x):
-    return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False)
+    x = to_tensor(x) if is_tensor(x) else to_tensor(x, dtypes.float32)
+    return execute(MAX_POOL, (x,), pool_attrs("MaxPool", ksize, strides, padding, explicit, data_format))
 
 
 @export("nn.max_pool2d")
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Max pooling over NHWC ``input``; ``padding`` "SAME", "VALID" or explicit pairs (each smaller than the
     window). NaN is skipped, and the gradient goes to each window's first maximum, as on TF's CPU."""
-    if isinstance(padding, (list, tuple)) and data_format == "NCHW_VECT_C":
-        raise ValueError(f"`data_format='NCHW_VECT_C'` is not supported with explicit padding. Received: "
-                         f"padding={padding}")
-    return _max_pool2d(input, ksize, strides, padding, data_format)
+    _no_vect_c_explicit(padding, data_format)
+    return max_pool2d_full(input, ksize, strides, padding, data_format)
 
 
 def _expand(t, axis):
@@ -396,9 +437,7 @@ def _pool1d_format(data_format):
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """Max pooling over ``[batch, width, channels]``, run as TF does: a 2-D max pool over an inserted height of
     1 (so its errors name ``MaxPool``)."""
-    if isinstance(padding, (list, tuple)) and data_format == "NCHW_VECT_C":
-        raise ValueError(f"`data_format='NCHW_VECT_C'` is not supported with explicit padding. Received: "
-                         f"padding={padding}")
+    _no_vect_c_explicit(padding, data_format)
     ci, expanding, fmt = _pool1d_format(data_format)
     ksize = [1] + get_sequence(ksize, 1, ci, "ksize")
     strides = [1] + get_sequence(strides, 1, ci, "strides")
@@ -406,25 +445,21 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     if padding == "EXPLICIT":
         explicit = [0, 0] + explicit
     x = _expand(to_tensor(input), expanding)
-    out = execute(MAX_POOL, (x,), _pool_attrs("MaxPool", ksize, strides, padding, explicit, fmt))
+    out = execute(MAX_POOL, (x,), pool_attrs("MaxPool", ksize, strides, padding, explicit, fmt))
     return _squeeze(out, expanding)
 
 
-def _avg_pool2d(x, ksize, strides, padding, data_format):
-    if data_format is None:
-        data_format = "NHWC"
-    ci = 1 if data_format.startswith("NC") else 3
-    ksize = get_sequence(ksize, 2, ci, "ksize")
-    strides = get_sequence(strides, 2, ci, "strides")
+def avg_pool2d_full(x, ksize, strides, padding, data_format):
+    data_format, (ksize, strides) = spatial_sequences(2, data_format, "NHWC", ksize=ksize, strides=strides)
     x = to_tensor(x)
-    return execute(AVG_POOL, (x,), _pool_attrs("AvgPool", ksize, strides, padding, (), data_format))
+    return execute(AVG_POOL, (x,), pool_attrs("AvgPool", ksize, strides, padding, (), data_format))
 
 
 @export("nn.avg_pool2d")
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Average pooling over NHWC ``input`` ("SAME" or "VALID"); with SAME, each window's mean is over its real
     (unpadded) elements only, as in TF."""
-    return _avg_pool2d(input, ksize, strides, padding, data_format)
+    return avg_pool2d_full(input, ksize, strides, padding, data_format)
 
 
 @export("nn.avg_pool1d")
@@ -434,49 +469,5 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     ksize = [1] + get_sequence(ksize, 1, ci, "ksize")
     strides = [1] + get_sequence(strides, 1, ci, "strides")
     x = _expand(to_tensor(input), expanding)
-    out = execute(AVG_POOL, (x,), _pool_attrs("AvgPool", ksize, strides, padding, (), fmt))
+    out = execute(AVG_POOL, (x,), pool_attrs("AvgPool", ksize, strides, padding, (), fmt))
     return _squeeze(out, expanding)
-
-
-def _generic_rank(x):
-    n = len(np.shape(x._value if _is_tensor(x) else x)) - 2
-    if not 1 <= n <= 3:
-        raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} of rank {n + 2}.")
-    if n == 3:
-        raise NotImplementedError("tapeflow's pooling covers 1-D and 2-D inputs (rank 3 and 4)")
-    return n
-
-
-@export("nn.max_pool")
-def max_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """Max pooling of rank-3 (``max_pool1d``) or rank-4 (``max_pool2d``) ``input``, ``ksize`` and ``strides``
-    given for the spatial dimensions (1 or n values) or all of them (n + 2)."""
-    x = input
-    n = len(np.shape(x._value if _is_tensor(x) else x)) - 2
-    if isinstance(padding, (list, tuple)) and n == 3 and 1 <= n <= 3:
-        raise ValueError(f"Explicit padding is not supported with an input tensor of rank 5. Received: "
-                         f"padding={padding}")
-    n = _generic_rank(to_tensor(x) if n != 2 else x)
-    ci = n + 1 if data_format is None else 1 if data_format.startswith("NC") else n + 1
-    if isinstance(padding, (list, tuple)) and data_format == "NCHW_VECT_C":
-        raise ValueError(f"`data_format='NCHW_VECT_C'` is not supported with explicit padding. Received: "
-                         f"padding={padding}")
-    ksize = get_sequence(ksize, n, ci, "ksize")
-    strides = get_sequence(strides, n, ci, "strides")
-    if n == 1:
-        return max_pool1d(x, ksize, strides, padding, data_format)
-    return _max_pool2d(x, ksize, strides, padding, data_format)
-
-
-@export("nn.avg_pool")
-def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """Average pooling of rank-3 (``avg_pool1d``) or rank-4 (``avg_pool2d``) ``input``."""
-    x = to_tensor(input)
-    n = _generic_rank(x)
-    ci = n + 1 if data_format is None else 1 if data_format.startswith("NC") else n + 1
-    ksize = get_sequence(ksize, n, ci, "ksize")
-    strides = get_sequence(strides, n, ci, "strides")
-    if n == 1:
-        return avg_pool1d(x, ksize, strides, padding, data_format)
-    return _avg_pool2d(x, ksize, strides, padding, data_format)
-
