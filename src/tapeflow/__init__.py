@@ -4,7 +4,7 @@ Swap ``import tensorflow as tf`` for ``import tapeflow as tf``: tensors, variabl
 as in TensorFlow 2.21, with the same values, dtypes, ``None`` gradients and errors.
 """
 
-from . import _core, autodiff, dtypes, keras, linalg, math, nest, nn, random  # noqa: E402  (namespaces use the names above)
+from . import _core, autodiff, dtypes, keras, linalg, math, nest, nn, random, train  # noqa: E402  (namespaces use the names above)
 from ._core import errors
 from ._core import exports as _exports
 from ._core.dtypes import (

@@ -1,0 +1,520 @@
+"""``tf.keras.layers.Layer`` (Keras 3): weights, sublayer tracking, building on first call, losses, configs.
+
+A layer builds itself on its first ``__call__`` from the first input's shape, makes its weights with
+``add_weight`` (Keras variables whose paths are ``<layer name>/<weight name>``) and keeps track of the layers and
+variables assigned to its attributes. Inputs are converted the way Keras's dtype policy does: NumPy arrays become
+tensors, floating inputs are cast to the compute dtype (``float32`` unless ``dtype=`` says otherwise), integer
+inputs are left alone. ``training`` is passed to ``call`` when its signature takes it, resolved as in Keras: the
+explicit argument, else the one of the outermost layer being called, else ``call``'s default. Losses from
+``add_loss`` are dropped when an outermost call starts; weight-regularizer losses are recomputed on every read of
+``losses``. Mixed-precision policies (``"mixed_float16"``) are not implemented: a dtype is one Keras dtype name.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import warnings
+
+import numpy as np
+
+from ..._core.tensor import convert_to_tensor, is_tensor
+from ...ops.array_ops import cast
+from .. import initializers as _initializers
+from .. import regularizers as _regularizers
+from .._state import auto_name, name_scope
+from ..variables import Variable, standardize_dtype
+
+__all__ = ["Layer", "InputSpec"]
+
+_FLOAT_DTYPES = ("float16", "float32", "float64", "bfloat16")
+
+
+class _CallContext(threading.local):
+    """The outermost layer being called and the ``training`` value it fixed for the layers it calls."""
+
+    def __init__(self):
+        self.entry = None
+        self.training = None
+
+
+_CONTEXT = _CallContext()
+
+
+def _flatten(x):
+    if isinstance(x, (list, tuple)):
+        return [y for item in x for y in _flatten(item)]
+    if isinstance(x, dict):
+        return [y for item in x.values() for y in _flatten(item)]
+    return [x]
+
+
+def _map(fn, x):
+    if isinstance(x, list):
+        return [_map(fn, y) for y in x]
+    if isinstance(x, tuple):
+        return tuple(_map(fn, y) for y in x)
+    if isinstance(x, dict):
+        return {k: _map(fn, v) for k, v in x.items()}
+    return fn(x)
+
+
+def _is_tensor(x):
+    return is_tensor(x) or isinstance(x, Variable)
+
+
+def _shape_of(x):
+    """Keras's shape of a call argument: a tuple of ints/None per tensor, the same nesting for lists."""
+    if isinstance(x, (list, tuple)):
+        return [_shape_of(y) for y in x]
+    if isinstance(x, dict):
+        return {k: _shape_of(v) for k, v in x.items()}
+    return tuple(x.shape.as_list()) if hasattr(x.shape, "as_list") else tuple(x.shape)
+
+
+def _policy_name(dtype):
+    """The dtype name a layer's ``dtype=`` argument stands for (a name, a ``DType`` or a serialized policy)."""
+    if dtype is None:
+        return "float32"
+    if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":
+        return standardize_dtype(dtype["config"]["name"])
+    return standardize_dtype(dtype)
+
+
+class InputSpec:
+    """What a layer accepts as input: rank (``ndim``, ``min_ndim``, ``max_ndim``), ``dtype``, ``shape`` and sizes
+    of given ``axes``; ``__call__`` checks the first argument against it with Keras's messages."""
+
+    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None, axes=None,
+                 allow_last_axis_squeeze=False, name=None, optional=False):
+        self.dtype = standardize_dtype(dtype) if dtype is not None else None
+        self.shape = tuple(shape) if shape is not None else None
+        self.ndim = len(self.shape) if self.shape is not None else ndim
+        self.max_ndim = max_ndim
+        self.min_ndim = min_ndim
+        self.name = name
+        self.optional = optional
+        self.allow_last_axis_squeeze = allow_last_axis_squeeze
+        axes = axes or {}
+        if not isinstance(axes, dict) or not all(isinstance(k, int) for k in axes):
+            raise TypeError(f"Argument `axes` must be a dict with integer keys. Received: axes={axes}")
+        self.axes = {int(k): v for k, v in axes.items()}
+        if self.axes and (self.ndim is not None or self.max_ndim is not None):
+            max_dim = (self.ndim if self.ndim else self.max_ndim) - 1
+            max_axis = max(self.axes)
+            if max_axis > max_dim:
+                raise ValueError(f"Axis {max_axis} is greater than the maximum allowed value: {max_dim}")
+
+    def __repr__(self):
+        parts = [f"dtype={self.dtype}" if self.dtype else "", f"shape={self.shape}" if self.shape else "",
+                 f"ndim={self.ndim}" if self.ndim else "", f"max_ndim={self.max_ndim}" if self.max_ndim else "",
+                 f"min_ndim={self.min_ndim}" if self.min_ndim else "", f"axes={self.axes}" if self.axes else ""]
+        return f"InputSpec({', '.join(p for p in parts if p)})"
+
+    def get_config(self):
+        """The constructor arguments."""
+        return {"dtype": self.dtype, "shape": self.shape, "ndim": self.ndim, "max_ndim": self.max_ndim,
+                "min_ndim": self.min_ndim, "axes": self.axes, "optional": self.optional}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def check(self, x, index, layer_name):
+        """Raise Keras's ``ValueError`` if ``x`` does not satisfy this spec."""
+        if x is None and self.optional:
+            return
+        if not hasattr(x, "shape"):
+            raise ValueError(f"Inputs to a layer should be tensors. Got '{x}' (of type {type(x)}) as input for "
+                             f"layer '{layer_name}'.")
+        shape = _shape_of(x)
+        ndim = len(shape)
+        head = f"Input {index} with name '{self.name}' of layer '{layer_name}' is incompatible with the layer: "
+        if self.ndim is not None and not self.allow_last_axis_squeeze and ndim != self.ndim:
+            raise ValueError(f"{head}expected ndim={self.ndim}, found ndim={ndim}. Full shape received: {shape}")
+        if self.max_ndim is not None and ndim > self.max_ndim:
+            raise ValueError(f"{head}expected max_ndim={self.max_ndim}, found ndim={ndim}")
+        if self.min_ndim is not None and ndim < self.min_ndim:
+            raise ValueError(f"{head}expected min_ndim={self.min_ndim}, found ndim={ndim}. "
+                             f"Full shape received: {shape}")
+        if self.dtype is not None and standardize_dtype(x.dtype) != self.dtype:
+            raise ValueError(f"{head}expected dtype={self.dtype}, found dtype={standardize_dtype(x.dtype)}")
+        for axis, value in self.axes.items():
+            if value is not None and shape[axis] not in {value, None}:
+                raise ValueError(f"{head}expected axis {axis} of input shape to have value {value}, but received "
+                                 f"input with shape {shape}")
+        if self.shape is not None:
+            spec_shape = self.shape
+            if self.allow_last_axis_squeeze:
+                shape = shape[:-1] if shape and shape[-1] == 1 else shape
+                spec_shape = spec_shape[:-1] if spec_shape and spec_shape[-1] == 1 else spec_shape
+            for spec_dim, dim in zip(spec_shape, shape):
+                if spec_dim is not None and dim is not None and spec_dim != dim:
+                    raise ValueError(f"{head}expected shape={self.shape}, found shape={shape}")
+
+
+def _wrap_build(build):
+    """After a subclass's ``build`` returns the layer is built (also when ``build`` is called by hand)."""
+
+    @functools.wraps(build)
+    def wrapper(self, *args, **kwargs):
+        with name_scope(self.name, caller=self):
+            build(self, *args, **kwargs)
+        self.built = True
+
+    wrapper._tapeflow_wrapped = True
+    return wrapper
+
+
+class Layer:
+    """The base of Keras layers: subclasses make weights in ``build(input_shape)`` and compute in ``call``.
+
+    Args (keyword only):
+        activity_regularizer: a regularizer applied to the outputs after each call (divided by the batch size).
+        trainable: whether the layer's weights are trainable.
+        dtype: the dtype of weights and computations (``"float32"`` by default).
+        autocast: whether floating inputs are cast to the compute dtype.
+        name: the name; by default the snake-cased class name made unique (``dense``, ``dense_1``).
+
+    Raises:
+        ValueError: for unknown keyword arguments or a non-boolean ``trainable``, with Keras's messages.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_tapeflow_wrapped", False):
+            cls.build = _wrap_build(build)
+
+    def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None, autocast=True, name=None,
+                 **kwargs):
+        object.__setattr__(self, "_layers", [])
+        object.__setattr__(self, "_tracked_variables", [])
+        self._lock = False
+        name = name if name is not None else auto_name(type(self).__name__)
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
+                             f"Received: name={name} (of type {type(name)})")
+        self._name = name
+        self._dtype_name = _policy_name(dtype)
+        self.activity_regularizer = _regularizers.get(activity_regularizer)
+        input_dim = kwargs.pop("input_dim", None)
+        input_shape = (input_dim,) if input_dim is not None else kwargs.pop("input_shape", None)
+        if input_shape is not None:
+            warnings.warn("Do not pass an `input_shape`/`input_dim` argument to a layer. When using Sequential "
+                          "models, prefer using an `Input(shape)` object as the first layer in the model instead.",
+                          stacklevel=2)
+            self._input_shape_arg = input_shape
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
+        self.built = False
+        self.autocast = autocast
+        self.input_spec = None
+        self._called = False
+        if not isinstance(trainable, bool):
+            raise ValueError(f"Expected `trainable` to be a boolean. Received: trainable={trainable} "
+                             f"(of type {type(trainable)})")
+        self._trainable = trainable
+        self._losses = []
+        params = inspect.signature(self.call).parameters
+        self._call_has_training_arg = "training" in params
+        self._call_training_default = params["training"].default if self._call_has_training_arg else None
+        if self._call_training_default is inspect.Parameter.empty:
+            self._call_training_default = None
+
+    # --- attribute tracking --------------------------------------------------------------------------------
+    def __setattr__(self, name, value):
+        if not name.startswith("__") and "_layers" in self.__dict__:
+            for item in _flatten(value) if isinstance(value, (list, tuple, dict)) else [value]:
+                if isinstance(item, Layer) and item is not self:
+                    if all(item is not layer for layer in self._layers):
+                        self._layers.append(item)
+                elif isinstance(item, Variable) and all(item is not v for v in self._tracked_variables):
+                    self._tracked_variables.append(item)
+        object.__setattr__(self, name, value)
+
+    def _check_super_called(self):
+        if self.__dict__.get("_lock", True):
+            raise RuntimeError(f"In layer '{type(self).__name__}', you forgot to call `super().__init__()` as "
+                               "the first statement in the `__init__()` method. Go add it!")
+
+    # --- naming and dtypes ---------------------------------------------------------------------------------
+    @property
+    def name(self):
+        """The layer's name (unique among unnamed layers of a class, see ``clear_session``)."""
+        return self._name
+
+    @property
+    def dtype(self):
+        """The dtype of the layer's weights, a string."""
+        return self._dtype_name
+
+    @property
+    def variable_dtype(self):
+        return self._dtype_name
+
+    @property
+    def compute_dtype(self):
+        """The dtype that floating inputs are cast to, a string."""
+        return self._dtype_name
+
+    @property
+    def input_dtype(self):
+        return self._dtype_name
+
+    @property
+    def path(self):
+        """The Keras name scope path of the layer (its name at top level)."""
+        return self._name
+
+    # --- weights -------------------------------------------------------------------------------------------
+    def build(self, input_shape):
+        """Make the layer's weights for inputs of ``input_shape`` (the base makes none)."""
+        self.built = True
+
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True, regularizer=None,
+                   constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
+        """A new Keras variable of this layer, at path ``<layer name>/<name>``, tracked by ``weights``.
+
+        ``initializer`` defaults to ``"glorot_uniform"`` for floating dtypes and ``"zeros"`` otherwise; ``dtype``
+        to the layer's dtype; ``shape`` to ``()``. The regularizer's penalty shows in ``losses``.
+        """
+        self._check_super_called()
+        if isinstance(shape, str):
+            raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{shape}', ...). "
+                             f"Use: add_weight(shape=..., name='{shape}').")
+        shape = () if shape is None else shape
+        dtype = standardize_dtype(dtype) if dtype is not None else self.variable_dtype
+        if initializer is None:
+            initializer = "glorot_uniform" if "float" in dtype else "zeros"
+        initializer = _initializers.get(initializer)
+        with name_scope(self.name, caller=self):
+            variable = Variable(initializer=initializer, shape=shape, dtype=dtype, trainable=trainable,
+                                autocast=autocast, aggregation=aggregation, name=name)
+        variable.regularizer = _regularizers.get(regularizer)
+        variable.constraint = constraint
+        variable.overwrite_with_gradient = overwrite_with_gradient
+        if not self._trainable:
+            variable.trainable = False
+        self._tracked_variables.append(variable)
+        return variable
+
+    add_variable = add_weight
+
+    @property
+    def trainable(self):
+        """Whether the layer trains; setting it sets every weight's (and sublayer's) flag."""
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        value = bool(value)
+        self._trainable = value
+        for v in self._tracked_variables:
+            v.trainable = value
+        for layer in self._layers:
+            layer.trainable = value
+
+    @property
+    def weights(self):
+        """Own weights in creation order, then those of sublayers (deduplicated)."""
+        out, seen = [], set()
+        for v in self._tracked_variables + [w for layer in self._layers for w in layer.weights]:
+            if id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        return out
+
+    variables = weights
+
+    @property
+    def trainable_weights(self):
+        """The trainable weights (none when the layer is frozen)."""
+        return [v for v in self.weights if v.trainable] if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        """The weights that optimizers leave alone (all of them when the layer is frozen)."""
+        return [v for v in self.weights if not v.trainable] if self.trainable else self.weights
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    def get_weights(self):
+        """The weights' values as NumPy arrays."""
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights):
+        """Assign ``weights`` (one array per weight, in ``weights`` order).
+
+        Raises:
+            ValueError: for a wrong count or a shape mismatch, with Keras's messages.
+        """
+        layer_weights = self.weights
+        if len(layer_weights) != len(weights):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a weight list of length "
+                             f"{len(weights)}, but the layer was expecting {len(layer_weights)} weights.")
+        for variable, value in zip(layer_weights, weights):
+            value_shape = tuple(np.shape(value))
+            if tuple(variable.shape.as_list()) != value_shape:
+                raise ValueError(f"Layer {self.name} weight shape {variable.shape} is not compatible with provided "
+                                 f"weight shape {np.asarray(value).shape}.")
+            variable.assign(value)
+
+    def count_params(self):
+        """The number of scalars in the weights.
+
+        Raises:
+            ValueError: when the layer is not built.
+        """
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             "You can build it manually via: `layer.build(input_shape)`.")
+        return int(sum(int(np.prod(v.shape.as_list())) for v in self.weights))
+
+    # --- losses --------------------------------------------------------------------------------------------
+    def add_loss(self, loss):
+        """Record scalar loss tensors (from ``call``); they show in ``losses`` until the next outermost call."""
+        losses = _flatten(loss)
+        for x in losses:
+            if not _is_tensor(x):
+                raise ValueError("`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
+                                 f"input. Received invalid value: {x}")
+        self._losses.extend(losses)
+
+    def _flatten_layers(self, include_self=True):
+        out, seen, queue = ([self] if include_self else []), set(), list(self._layers)
+        while queue:
+            layer = queue.pop(0)
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            queue[:0] = layer._layers
+        return out
+
+    @property
+    def losses(self):
+        """``add_loss`` losses of this layer and its sublayers, then the trainable weights' regularizer penalties
+        (computed now, from the current values)."""
+        losses = list(self._losses)
+        for layer in self._flatten_layers(include_self=False):
+            losses.extend(layer._losses)
+        losses.extend(v.regularizer(v) for v in self.trainable_weights if v.regularizer is not None)
+        return losses
+
+    def _clear_losses(self):
+        self._losses.clear()
+        for layer in self._layers:
+            layer._clear_losses()
+
+    # --- calling -------------------------------------------------------------------------------------------
+    def call(self, *args, **kwargs):
+        """The computation; subclasses implement it (the base raises, as in Keras)."""
+        raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call()` method implemented.")
+
+    def _convert_input(self, x):
+        if isinstance(x, Variable):
+            x = x.value
+        if is_tensor(x):
+            pass
+        elif hasattr(x, "__array__"):
+            x = convert_to_tensor(np.asarray(x))
+        else:
+            return x
+        dtype = x.dtype.name
+        if self.autocast and dtype in _FLOAT_DTYPES and dtype != self.compute_dtype:
+            x = cast(x, self.compute_dtype)
+        return x
+
+    def __call__(self, *args, **kwargs):
+        self._check_super_called()
+        self._called = True
+        args = _map(self._convert_input, args)
+        kwargs = {k: _map(self._convert_input, v) for k, v in kwargs.items()}
+        for arg in _flatten(args):
+            if arg is not None and not _is_tensor(arg):
+                raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
+                                 f"value should be passed as a keyword argument: {arg} (of type {type(arg)})")
+        first = args[0] if args else next(iter(kwargs.values()), None)
+        self._check_input_spec(first)
+        if not self.built:
+            with name_scope(self.name, caller=self):
+                self.build(_shape_of(first) if first is not None else None)
+            self.built = True
+            self._check_input_spec(first)
+        entry = _CONTEXT.entry is None
+        if entry:
+            _CONTEXT.entry = self
+            self._clear_losses()
+        outer_training = _CONTEXT.training
+        try:
+            training = kwargs.pop("training", None)
+            if training is None:
+                training = outer_training if outer_training is not None else self._call_training_default
+            if training is not None:
+                _CONTEXT.training = training
+            if self._call_has_training_arg:
+                kwargs["training"] = training
+            with name_scope(self.name, caller=self):
+                outputs = self.call(*args, **kwargs)
+                self.built = True
+                if self.activity_regularizer is not None:
+                    self._add_activity_loss(outputs)
+        finally:
+            _CONTEXT.training = outer_training
+            if entry:
+                _CONTEXT.entry = None
+                _CONTEXT.training = None
+        return outputs
+
+    def _add_activity_loss(self, outputs):
+        from tapeflow.math import divide_no_nan as div_no_nan
+
+        for output in _flatten(outputs):
+            if is_tensor(output):
+                loss = self.activity_regularizer(output)
+                if output.shape.rank > 0:
+                    batch = cast(output.shape[0] if output.shape[0] is not None else 0, loss.dtype)
+                    loss = div_no_nan(loss, batch)
+                self.add_loss(loss)
+
+    def _check_input_spec(self, first):
+        spec = self.input_spec
+        if not spec:
+            return
+        specs = spec if isinstance(spec, (list, tuple)) else [spec]
+        inputs = first if isinstance(first, (list, tuple)) and len(specs) > 1 else [first]
+        if len(inputs) != len(specs):
+            raise ValueError(f'Layer "{self.name}" expects {len(specs)} input(s), but it received {len(inputs)} '
+                             f"input tensors. Inputs received: {inputs}")
+        for index, (x, s) in enumerate(zip(inputs, specs)):
+            if s is not None:
+                s.check(x, index, self.name)
+
+    def compute_output_shape(self, *args, **kwargs):
+        """The output shape for an input shape (layers that can say implement it; the base raises, as Keras)."""
+        raise NotImplementedError(f"Layer {type(self).__name__} should implement "
+                                  "`def compute_output_shape(self, input_shape)`.")
+
+    # --- configs -------------------------------------------------------------------------------------------
+    def get_config(self):
+        """``name``, ``trainable``, the dtype policy (and the activity regularizer, when set)."""
+        self._check_super_called()
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self.dtype},
+                            "registered_name": None}}
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = _regularizers.serialize(self.activity_regularizer)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer from ``get_config()``'s output."""
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    __str__ = __repr__
