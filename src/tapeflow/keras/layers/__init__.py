@@ -1,8 +1,26 @@
 """``tf.keras.layers``: the Keras 3 ``Layer`` base, ``InputSpec`` and the core layers."""
 
 from .base import InputSpec, Layer
+from .convolutional import Conv1D, Conv2D
 from .core import Activation, Add, Concatenate, Dense, Dropout, Embedding, Flatten, Reshape
 from .normalization import BatchNormalization, LayerNormalization
+from .pooling import (
+    AveragePooling1D,
+    AveragePooling2D,
+    GlobalAveragePooling1D,
+    GlobalAveragePooling2D,
+    GlobalMaxPooling1D,
+    GlobalMaxPooling2D,
+    MaxPooling1D,
+    MaxPooling2D,
+)
+from .recurrent import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
 __all__ = ["Layer", "InputSpec", "Dense", "Activation", "Flatten", "Reshape", "Dropout", "Add", "Concatenate",
            "Embedding", "BatchNormalization", "LayerNormalization"]
+__all__ += ["SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell"]
+__all__ += ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
+            "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D"]
+from ..models.sequential import Input, InputLayer  # noqa: E402 - models need the layers above
+
+__all__ += ["Input", "InputLayer"]

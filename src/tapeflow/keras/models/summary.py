@@ -1,0 +1,133 @@
+"""``Model.summary()``: Keras 3's plain-text table (what its rich console prints when ``print_fn`` is given).
+
+Column widths follow Keras: the line length is ``min(88, terminal columns - 4)`` split at 45% / 80%, then shrunk
+the way rich shrinks a fixed-width table (the excess shared equally between columns, rounding half to even).
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import sys
+
+import numpy as np
+
+__all__ = ["print_summary"]
+
+
+def _readable(size):
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if size / 1024 < 1:
+            return f"{size:.2f} {unit}"
+        size /= 1024
+    return f"{size:.2f} PB"
+
+
+def _count(weights):
+    return int(sum(math.prod(v.shape.as_list()) for v in weights))
+
+
+def _memory(weights):
+    unique = {id(w): w for w in weights}.values()
+    return sum(math.prod(w.shape.as_list()) * _itemsize(w.dtype) for w in unique)
+
+
+def _itemsize(dtype):
+    name = getattr(dtype, "name", dtype)
+    return 2 if name == "bfloat16" else np.dtype(name).itemsize
+
+
+def _shape_text(layer):
+    shape = getattr(layer, "_output_shape_for_summary", None)
+    if shape is None:
+        return "?"
+    return "(" + ", ".join(str(d) for d in shape) + ")"
+
+
+def _wrap(text, width):
+    """Fold ``text`` into lines of at most ``width`` characters, breaking at spaces where possible."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if len(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while len(word) > width:
+            lines.append(word[:width])
+            word = word[width:]
+        line = word
+    lines.append(line)
+    return lines
+
+
+def _shrink(widths, total):
+    """Column widths (padding included) reduced so that the table fits ``total`` characters."""
+    excess = sum(widths) + len(widths) + 1 - total
+    if excess <= 0:
+        return widths
+    out, remaining, ratio_left = [], excess, len(widths)
+    for w in widths:
+        cut = min(w, round(remaining / ratio_left))
+        out.append(w - cut)
+        remaining -= cut
+        ratio_left -= 1
+    return out
+
+
+def print_summary(model, line_length=None, positions=None, print_fn=None):
+    """Print (or hand to ``print_fn`` as one string) the table of ``model.layers``, then the parameter counts."""
+    default = min(88, shutil.get_terminal_size().columns - 4)
+    line_length = line_length or default
+    positions = positions or [0.45, 0.80, 1.0]
+    if positions[-1] <= 1:
+        positions = [int(p * line_length) for p in positions]
+    widths, current = [], 0
+    for pos in positions:
+        width = pos - current
+        if width < 4:
+            raise ValueError("Insufficient console width to print summary.")
+        widths.append(width)
+        current += width
+    cells = _shrink([w + 2 for w in widths], line_length)
+    inner = [c - 2 for c in cells]
+    align = ["<", "<", ">"]
+
+    def border(left, mid, right, fill):
+        return left + mid.join(fill * c for c in cells) + right
+
+    def row(values, edge):
+        wrapped = [_wrap(v, w) for v, w in zip(values, inner)]
+        height = max(len(w) for w in wrapped)
+        out = []
+        for i in range(height):
+            parts = [f" {(w[i] if i < len(w) else ''):{a}{n}} " for w, a, n in zip(wrapped, align, inner)]
+            out.append(edge + edge.join(parts) + edge)
+        return out
+
+    lines = [f'Model: "{model.name}"', border("┏", "┳", "┓", "━")]
+    lines += row(["Layer (type)", "Output Shape", "Param #"], "┃")
+    lines.append(border("┡", "╇", "┩", "━"))
+    layers = model.layers
+    for i, layer in enumerate(layers):
+        params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
+        lines += row([f"{layer.name} ({type(layer).__name__})", _shape_text(layer), params], "│")
+        if i < len(layers) - 1:
+            lines.append(border("├", "┼", "┤", "─"))
+    lines.append(border("└", "┴", "┘", "─"))
+    trainable, non_trainable = model.trainable_weights, model.non_trainable_weights
+    optimizer = getattr(model, "optimizer", None)
+    opt_vars = list(optimizer.variables) if optimizer is not None and getattr(optimizer, "built", False) else None
+    total = _count(trainable) + _count(non_trainable) + (_count(opt_vars) if opt_vars else 0)
+    memory = _memory(trainable) + _memory(non_trainable) + (_memory(opt_vars) if opt_vars else 0)
+    lines.append(f" Total params: {total:,} ({_readable(memory)})")
+    lines.append(f" Trainable params: {_count(trainable):,} ({_readable(_memory(trainable))})")
+    lines.append(f" Non-trainable params: {_count(non_trainable):,} ({_readable(_memory(non_trainable))})")
+    if opt_vars:
+        lines.append(f" Optimizer params: {_count(opt_vars):,} ({_readable(_memory(opt_vars))})")
+    text = "\n".join(lines) + "\n"
+    if print_fn is None:
+        sys.stdout.write(text)
+    else:
+        print_fn(text)

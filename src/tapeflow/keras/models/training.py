@@ -1,0 +1,359 @@
+"""``compile``/``fit``/``evaluate``/``predict`` for Keras models, on GradientTape steps over in-memory data.
+
+The loop follows Keras 3: the logged ``loss`` is a ``Mean`` of the batch losses weighted by batch size, compile
+metrics are running means reset at each epoch, epoch logs are the last step's results plus ``val_``-prefixed
+``evaluate`` results, and ``train_step(data)`` (overridable) returns the logs dict. Shuffling uses NumPy's global
+generator, so the order of samples is not TensorFlow's (``shuffle=False`` gives Keras's order exactly).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import callbacks as _callbacks
+from .. import losses as _losses
+from .. import metrics as _metrics
+from .. import optimizers as _optimizers
+from .._metric_base import MeanMetricWrapper
+from . import _data
+
+__all__ = ["TrainingMixin"]
+
+
+def _tf():
+    import tapeflow
+
+    return tapeflow
+
+
+_OPTIMIZERS = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad",
+               "adadelta": "Adadelta", "adamax": "Adamax", "nadam": "Nadam"}
+
+
+def _get_optimizer(identifier):
+    if isinstance(identifier, str):
+        name = _OPTIMIZERS.get(identifier.lower())
+        if name is None:
+            raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+        return getattr(_optimizers, name)()
+    return identifier
+
+
+class _Accuracy(_metrics.Metric):
+    """``"accuracy"``/``"acc"`` in ``compile``: binary, sparse or categorical accuracy, chosen from the first
+    batch's shapes as Keras does; reported under the name given."""
+
+    def __init__(self, name, loss):
+        super().__init__(name=name)
+        self._loss = loss
+        self._inner = None
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if self._inner is None:
+            y_rank, p_rank = len(y_true.shape), len(y_pred.shape)
+            p_last = y_pred.shape[-1] if p_rank else None
+            loss_name = getattr(self._loss, "__name__", type(self._loss).__name__)
+            if p_last == 1 or "binary" in loss_name.lower():
+                self._inner = _metrics.BinaryAccuracy(name=self.name)
+            elif y_rank < p_rank or (y_rank and y_true.shape[-1] == 1 and (p_last or 0) > 1):
+                self._inner = _metrics.SparseCategoricalAccuracy(name=self.name)
+            else:
+                self._inner = _metrics.CategoricalAccuracy(name=self.name)
+        self._inner.update_state(y_true, y_pred, sample_weight=sample_weight)
+
+    def result(self):
+        return self._inner.result() if self._inner is not None else _tf().constant(0.0)
+
+    def reset_state(self):
+        if self._inner is not None:
+            self._inner.reset_state()
+
+    @property
+    def variables(self):
+        return self._inner.variables if self._inner is not None else []
+
+
+def _get_loss(identifier):
+    """A ``Loss`` (functions, named or given, are wrapped so that the batch is reduced to a scalar)."""
+    loss = _losses.get(identifier) if isinstance(identifier, (str, dict)) else identifier
+    if loss is None or isinstance(loss, _losses.Loss):
+        return loss
+    return _losses.LossFunctionWrapper(loss, name=getattr(loss, "__name__", None))
+
+
+def _get_metric(identifier, loss):
+    if isinstance(identifier, str):
+        if identifier in ("accuracy", "acc"):
+            return _Accuracy(identifier, loss)
+        obj = getattr(_metrics, identifier, None)
+        if obj is None:
+            obj = getattr(_losses, identifier, None)
+        if isinstance(obj, type) and issubclass(obj, _metrics.Metric):
+            return obj()
+        if callable(obj):
+            return MeanMetricWrapper(obj, name=identifier)
+        raise ValueError(f"Could not interpret metric identifier: {identifier}")
+    if isinstance(identifier, _metrics.Metric):
+        return identifier
+    if callable(identifier):
+        return MeanMetricWrapper(identifier, name=identifier.__name__)
+    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+def _python(value):
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    return float(value) if np.ndim(value) == 0 else value
+
+
+class TrainingMixin:
+    """The training API of ``Model``: ``compile``, ``fit``, ``evaluate``, ``predict`` and their steps."""
+
+    def _init_training(self):
+        self.compiled = False
+        self.optimizer = None
+        self.loss = None
+        self._compile_metrics = []
+        self._loss_tracker = None
+        self.stop_training = False
+        self.history = None
+
+    # --- compile -------------------------------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
+                run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+        """Set the optimizer (name or object), the loss (name, ``Loss`` or function) and the metrics.
+
+        ``run_eagerly``, ``jit_compile`` and ``steps_per_execution`` are accepted and have no effect (tapeflow
+        always runs eagerly, one step at a time).
+        """
+        self.optimizer = _get_optimizer(optimizer)
+        self.loss = _get_loss(loss)
+        self._loss_weights = loss_weights
+        self._compile_metrics = [_get_metric(m, self.loss) for m in (metrics or [])]
+        self._weighted_metrics = [_get_metric(m, self.loss) for m in (weighted_metrics or [])]
+        self._loss_tracker = _metrics.Mean(name="loss")
+        self.compiled = True
+        self.run_eagerly = run_eagerly
+
+    @property
+    def metrics(self):
+        """The loss tracker, the compile metrics, then metrics of the model and its layers."""
+        out = [self._loss_tracker] if getattr(self, "_loss_tracker", None) is not None else []
+        out += list(getattr(self, "_compile_metrics", [])) + list(getattr(self, "_weighted_metrics", []))
+        return out
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        """Reset the state of every metric in ``metrics``."""
+        for m in self.metrics:
+            m.reset_state()
+
+    def _assert_compiled(self):
+        if not getattr(self, "compiled", False):
+            raise ValueError("You must call `compile()` before using the model.")
+
+    # --- steps ---------------------------------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss of ``(y, y_pred)`` plus the model's ``losses`` (regularization, ``add_loss``).
+
+        Raises:
+            ValueError: when there is no loss at all (Keras's message).
+        """
+        tf = _tf()
+        losses = []
+        if self.loss is not None:
+            losses.append(self.loss(y, y_pred, sample_weight=sample_weight) if sample_weight is not None
+                          else self.loss(y, y_pred))
+        for extra in self.losses:
+            losses.append(tf.cast(extra, "float32"))
+        if not losses:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        return losses[0] if len(losses) == 1 else tf.add_n(losses)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Update the compile metrics with a batch and return every metric's result."""
+        for m in self._compile_metrics:
+            m.update_state(y, y_pred)
+        for m in getattr(self, "_weighted_metrics", []):
+            m.update_state(y, y_pred, sample_weight=sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        """``{metric name: result}`` for every metric in ``metrics``."""
+        out = {}
+        for m in self.metrics:
+            result = m.result()
+            if isinstance(result, dict):
+                out.update(result)
+            else:
+                out[m.name] = result
+        return out
+
+    def _batch_size_of(self, x):
+        return int(np.shape(_data._leaves(x)[0])[0])
+
+    def train_step(self, data):
+        """One GradientTape step on ``data`` (``x``, ``(x, y)`` or ``(x, y, sample_weight)``); returns the logs."""
+        tf = _tf()
+        x, y, sample_weight = _data.unpack_x_y_sample_weight(data)
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+        self._loss_tracker.update_state(loss, sample_weight=self._batch_size_of(x))
+        variables = self.trainable_variables
+        if variables:
+            grads = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients(zip(grads, variables))
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def test_step(self, data):
+        """Evaluate one batch: update the loss tracker and metrics, return the logs."""
+        x, y, sample_weight = _data.unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        self._loss_tracker.update_state(loss, sample_weight=self._batch_size_of(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def predict_step(self, data):
+        """The model's output on one batch (inference mode)."""
+        x, _, _ = _data.unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    # --- loops ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def _batches(n, batch_size, order=None):
+        order = np.arange(n) if order is None else order
+        for start in range(0, n, batch_size):
+            yield order[start:start + batch_size]
+
+    @staticmethod
+    def _pack(x, y, sw, index):
+        bx = _data.to_tensors(_data.take(x, index))
+        if y is None:
+            return (bx,)
+        by = _data.to_tensors(_data.take(y, index))
+        if sw is None:
+            return (bx, by)
+        return (bx, by, _data.to_tensors(_data.take(sw, index)))
+
+    def _callback_list(self, callbacks, verbose, epochs, steps):
+        if isinstance(callbacks, _callbacks.CallbackList):
+            callbacks.set_model(self)
+            return callbacks
+        progbar = verbose != 0 and hasattr(_callbacks, "ProgbarLogger")
+        return _callbacks.CallbackList(callbacks, add_history=True, add_progbar=progbar, model=self,
+                                       verbose=verbose, epochs=epochs, steps=steps)
+
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
+        """Train for ``epochs`` epochs on in-memory data; returns the ``History`` callback.
+
+        Raises:
+            ValueError: if the model is not compiled, or for an unusable ``validation_split``.
+        """
+        self._assert_compiled()
+        verbose = 1 if verbose == "auto" else verbose
+        batch_size = batch_size or 32
+        x, y, sample_weight = _data.to_numpy(x), _data.to_numpy(y), _data.to_numpy(sample_weight)
+        if class_weight is not None and y is not None:
+            cw = _data.class_weights(y, class_weight)
+            sample_weight = cw if sample_weight is None else sample_weight * cw
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = _data.split((x, y, sample_weight), validation_split)
+        if validation_data is not None:
+            vx, vy, vsw = _data.unpack_x_y_sample_weight(tuple(validation_data))
+        n = _data.num_samples(x, y, sample_weight)
+        steps = -(-n // batch_size)
+        if steps_per_epoch is not None:
+            steps = min(steps, steps_per_epoch)
+        cbs = self._callback_list(callbacks, verbose, epochs, steps)
+        self.stop_training = False
+        cbs.on_train_begin()
+        logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            order = np.random.permutation(n) if shuffle else None
+            for step, index in enumerate(self._batches(n, batch_size, order)):
+                if step >= steps:
+                    break
+                cbs.on_train_batch_begin(step)
+                logs = self.train_step(self._pack(x, y, sample_weight, index))
+                cbs.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            epoch_logs = {k: _python(v) for k, v in logs.items()}
+            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                val_logs = self.evaluate(vx, vy, sample_weight=vsw, batch_size=validation_batch_size or batch_size,
+                                         steps=validation_steps, verbose=0, return_dict=True,
+                                         _callbacks=cbs)
+                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            cbs.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        cbs.on_train_end(epoch_logs if epochs > initial_epoch else None)
+        return self.history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
+                 callbacks=None, return_dict=False, **kwargs):
+        """The loss and metrics over ``x``/``y``: a float, a list ``[loss, metric...]`` or, with
+        ``return_dict``, a dict."""
+        self._assert_compiled()
+        verbose = 1 if verbose == "auto" else verbose
+        batch_size = batch_size or 32
+        x, y, sample_weight = _data.to_numpy(x), _data.to_numpy(y), _data.to_numpy(sample_weight)
+        n = _data.num_samples(x, y, sample_weight)
+        total = -(-n // batch_size) if steps is None else min(steps, -(-n // batch_size))
+        cbs = kwargs.pop("_callbacks", None)
+        if kwargs:
+            raise ValueError(f"Arguments not recognized: {kwargs}")
+        if cbs is None:
+            cbs = self._callback_list(callbacks, verbose, 1, total)
+        self.reset_metrics()
+        cbs.on_test_begin()
+        logs = {}
+        for step, index in enumerate(self._batches(n, batch_size)):
+            if step >= total:
+                break
+            cbs.on_test_batch_begin(step)
+            logs = self.test_step(self._pack(x, y, sample_weight, index))
+            cbs.on_test_batch_end(step, logs)
+        logs = {k: _python(v) for k, v in logs.items()}
+        cbs.on_test_end(logs)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The model's outputs on ``x``, computed in batches and concatenated (NumPy arrays, same nesting)."""
+        verbose = 1 if verbose == "auto" else verbose
+        batch_size = batch_size or 32
+        x = _data.to_numpy(x)
+        n = _data.num_samples(x)
+        total = -(-n // batch_size) if steps is None else min(steps, -(-n // batch_size))
+        cbs = self._callback_list(callbacks, verbose, 1, total)
+        cbs.on_predict_begin()
+        outputs = []
+        for step, index in enumerate(self._batches(n, batch_size)):
+            if step >= total:
+                break
+            cbs.on_predict_batch_begin(step)
+            out = self.predict_step((_data.to_tensors(_data.take(x, index)),))
+            outputs.append(_data.to_numpy(out))
+            cbs.on_predict_batch_end(step, {"outputs": out})
+        cbs.on_predict_end()
+        return _concat(outputs)
+
+
+def _concat(batches):
+    first = batches[0]
+    if isinstance(first, (list, tuple)):
+        return type(first)(_concat([b[i] for b in batches]) for i in range(len(first)))
+    if isinstance(first, dict):
+        return {k: _concat([b[k] for b in batches]) for k in first}
+    return np.concatenate(batches, axis=0)
