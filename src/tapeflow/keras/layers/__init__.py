@@ -21,6 +21,9 @@ __all__ = ["Layer", "InputSpec", "Dense", "Activation", "Flatten", "Reshape", "D
 __all__ += ["SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell"]
 __all__ += ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
             "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D"]
-from ..models.sequential import Input, InputLayer  # noqa: E402 - models need the layers above
+from ..models.functional import Input, InputLayer  # noqa: E402 - models need the layers above
 
 __all__ += ["Input", "InputLayer"]
+from .einsum_dense import EinsumDense  # noqa: E402
+
+__all__ += ["EinsumDense"]

@@ -7,7 +7,9 @@ tensors, floating inputs are cast to the compute dtype (``float32`` unless ``dty
 inputs are left alone. ``training`` is passed to ``call`` when its signature takes it, resolved as in Keras: the
 explicit argument, else the one of the outermost layer being called, else ``call``'s default. Losses from
 ``add_loss`` are dropped when an outermost call starts; weight-regularizer losses are recomputed on every read of
-``losses``. Mixed-precision policies (``"mixed_float16"``) are not implemented: a dtype is one Keras dtype name.
+``losses``. An exception escaping ``call`` is raised again with Keras's "Exception encountered when calling
+<Class>.call()" text listing the arguments. Mixed-precision policies (``"mixed_float16"``) are not implemented: a
+dtype is one Keras dtype name.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from ..._core.errors import OpError
 from ..._core.tensor import convert_to_tensor, is_tensor
 from ...ops.array_ops import cast
 from .. import initializers as _initializers
@@ -40,6 +43,20 @@ class _CallContext(threading.local):
 
 
 _CONTEXT = _CallContext()
+
+
+# How a layer is called on symbolic inputs (``KerasTensor`` s): registered by the functional API
+# (``models/functional.py``), which this module does not import.
+_SYMBOLIC_CALL = []
+
+
+def register_symbolic_call(fn):
+    """Make ``fn(layer, args, kwargs)`` handle layer calls whose arguments hold symbolic tensors."""
+    _SYMBOLIC_CALL[:] = [fn]
+
+
+def _has_symbolic(args, kwargs):
+    return any(getattr(x, "_keras_symbolic", False) for x in _flatten([list(args), list(kwargs.values())]))
 
 
 def _flatten(x):
@@ -152,6 +169,53 @@ class InputSpec:
             for spec_dim, dim in zip(spec_shape, shape):
                 if spec_dim is not None and dim is not None and spec_dim != dim:
                     raise ValueError(f"{head}expected shape={self.shape}, found shape={shape}")
+
+
+def _format_argument(value):
+    """How Keras shows one call argument in an error: tensors by shape and dtype, anything else by ``repr``."""
+    if is_tensor(value):
+        return f"tf.Tensor(shape={tuple(value.shape.as_list())}, dtype={standardize_dtype(value.dtype)})"
+    return repr(value)
+
+
+def _call_with_info(layer, args, kwargs):
+    """``layer.call(*args, **kwargs)``; an exception escaping it is raised again (same class, ``from None``) with
+    Keras's text naming ``<Class>.call()`` and its arguments. Only the innermost failing call adds the text: an
+    exception that already carries it passes through the calls of outer layers unchanged."""
+    call = layer.call
+    try:
+        return call(*args, **kwargs)
+    except Exception as exc:
+        if getattr(exc, "_keras_call_info_injected", False):
+            raise
+        signature = inspect.signature(call)
+        try:
+            bound = signature.bind(*args, **kwargs).arguments
+        except TypeError:
+            bound = None
+        if bound is None or not signature.parameters:
+            raise
+        lines = []
+        for param in signature.parameters.values():
+            # Keras prints the default itself (not its repr) for an argument the call did not receive.
+            value = _map(_format_argument, bound[param.name]) if param.name in bound else param.default
+            lines.append(f"  \u2022 {param.name}={value}")
+        if isinstance(exc, OpError):
+            message = exc.message
+        else:
+            message = exc.args[0] if exc.args else ""
+        name = f"{type(layer).__name__}.call()"
+        message = (f"Exception encountered when calling {name}.\n\n\x1b[1m{message}\x1b[0m\n\n"
+                   f"Arguments received by {name}:\n" + "\n".join(lines))
+        if isinstance(exc, OpError):
+            new = type(exc)(exc.node_def, exc.op, message, exc.error_code)
+        else:
+            try:
+                new = type(exc)(message)
+            except TypeError:
+                new = RuntimeError(message)
+        new._keras_call_info_injected = True
+        raise new.with_traceback(exc.__traceback__) from None
 
 
 def _wrap_build(build):
@@ -429,6 +493,8 @@ class Layer:
         return x
 
     def __call__(self, *args, **kwargs):
+        if _SYMBOLIC_CALL and _has_symbolic(args, kwargs):
+            return _SYMBOLIC_CALL[0](self, args, kwargs)
         self._check_super_called()
         self._called = True
         args = _map(self._convert_input, args)
@@ -437,6 +503,7 @@ class Layer:
             if arg is not None and not _is_tensor(arg):
                 raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
                                  f"value should be passed as a keyword argument: {arg} (of type {type(arg)})")
+        self._bind_call_arguments(args, kwargs)
         first = args[0] if args else next(iter(kwargs.values()), None)
         self._check_input_spec(first)
         if not self.built:
@@ -458,7 +525,7 @@ class Layer:
             if self._call_has_training_arg:
                 kwargs["training"] = training
             with name_scope(self.name, caller=self):
-                outputs = self.call(*args, **kwargs)
+                outputs = _call_with_info(self, args, kwargs)
                 self.built = True
                 if self.activity_regularizer is not None:
                     self._add_activity_loss(outputs)
@@ -468,6 +535,13 @@ class Layer:
                 _CONTEXT.entry = None
                 _CONTEXT.training = None
         return outputs
+
+    def _bind_call_arguments(self, args, kwargs):
+        """Raise ``inspect``'s ``TypeError`` (as Keras does, before building) when ``call`` cannot take the
+        arguments; a ``training`` that ``call`` does not take is ignored."""
+        if "training" in kwargs and not self._call_has_training_arg:
+            kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+        inspect.signature(self.call).bind(*args, **kwargs)
 
     def _add_activity_loss(self, outputs):
         from tapeflow.math import divide_no_nan as div_no_nan

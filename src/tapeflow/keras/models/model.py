@@ -18,8 +18,16 @@ class Model(TrainingMixin, Layer):
     """A layer with training and saving: ``compile``, ``fit``, ``evaluate``, ``predict``, ``summary``,
     ``save_weights``/``load_weights``.
 
-    Functional models (``Model(inputs, outputs)``) are not implemented yet: passing them raises ``TypeError``.
+    ``Model(inputs, outputs, name=None)`` (symbolic ``KerasTensor`` s from ``Input`` and layer calls) makes a
+    functional model (a ``Functional`` instance, see ``functional.py``).
     """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
+            from .functional import Functional
+
+            return object.__new__(Functional)
+        return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
         trainable = kwargs.pop("trainable", True)

@@ -1,7 +1,7 @@
-"""``tf.keras.Sequential`` and the ``Input``/``InputLayer`` that fix its input shape.
+"""``tf.keras.Sequential``: a stack of layers.
 
-``Input(shape)`` here is a placeholder describing the input (``shape`` with the batch axis ``None``, ``dtype``,
-``name``); it is used to build ``Sequential`` models up front. Sequential models are built from it, from a first
+An ``Input(shape)`` (the functional API's symbolic tensor, see ``functional.py``) as first item fixes the input
+shape, so the model is built up front. Sequential models are built from it, from a first
 layer's ``input_shape``, or from the first batch they are called on; building runs a one-sample zero batch through
 the layers (in inference mode) so every layer makes its weights and knows its output shape.
 """
@@ -12,65 +12,10 @@ import numpy as np
 
 from ..._core.tensor import convert_to_tensor
 from ..layers.base import Layer
-from ..variables import standardize_dtype
+from .functional import InputLayer, KerasTensor
 from .model import Model
 
-__all__ = ["Sequential", "Input", "InputLayer", "KerasTensor"]
-
-
-class KerasTensor:
-    """The symbolic input ``Input`` returns: ``shape`` (batch axis first, ``None``), ``dtype`` and ``name``."""
-
-    def __init__(self, shape, dtype="float32", name=None, sparse=False):
-        self.shape = tuple(shape)
-        self.dtype = standardize_dtype(dtype)
-        self.name = name
-        self.sparse = sparse
-        object.__setattr__(self, "_input_layer", None)
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    def __repr__(self):
-        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse={self.sparse}, name={self.name}>"
-
-
-class InputLayer(Layer):
-    """The layer standing for a model's input: it has no weights and passes its input through."""
-
-    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, input_tensor=None,
-                 optional=False, name=None, **kwargs):
-        super().__init__(name=name, dtype=dtype, **kwargs)
-        if shape is not None and batch_shape is not None:
-            raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
-        if batch_shape is None:
-            if shape is None:
-                raise ValueError("You must pass a `shape` argument.")
-            shape = (shape,) if isinstance(shape, int) else tuple(shape)
-            batch_shape = (batch_size, *shape)
-        self._batch_shape = tuple(batch_shape)
-        self.output = KerasTensor(self._batch_shape, dtype=self.dtype, name=self.name, sparse=bool(sparse))
-        self.output._input_layer = self
-        self.built = True
-
-    @property
-    def batch_shape(self):
-        return self._batch_shape
-
-    def call(self, inputs):
-        return inputs
-
-    def get_config(self):
-        return {"batch_shape": self._batch_shape, "dtype": self.dtype, "sparse": self.output.sparse,
-                "name": self.name, "optional": False}
-
-
-def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None, tensor=None,  # noqa: N802
-          optional=False):
-    """A symbolic input of ``shape`` (without the batch axis) for ``Sequential`` models."""
-    return InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse, batch_shape=batch_shape,
-                      name=name).output
+__all__ = ["Sequential"]
 
 
 class Sequential(Model):
@@ -101,8 +46,8 @@ class Sequential(Model):
         Raises:
             ValueError: for a non-layer or a second input, with Keras's messages.
         """
-        if isinstance(layer, KerasTensor) and layer._input_layer is not None:
-            layer = layer._input_layer
+        if isinstance(layer, KerasTensor) and isinstance((layer._keras_history or (None,))[0], InputLayer):
+            layer = layer._keras_history[0]
         if not isinstance(layer, Layer):
             raise ValueError("Only instances of `keras.Layer` can be added to a Sequential model. Received: "
                              f"{layer} (of type {type(layer)})")
@@ -167,8 +112,8 @@ class Sequential(Model):
 
     def __call__(self, *args, **kwargs):
         if not self.built and args and hasattr(args[0], "shape"):
-            shape = tuple(np.shape(args[0])) if not hasattr(args[0].shape, "as_list") else \
-                tuple(args[0].shape.as_list())
+            shape = tuple(args[0].shape.as_list()) if hasattr(args[0].shape, "as_list") else tuple(np.shape(args[0])) \
+                if not isinstance(args[0], KerasTensor) else args[0].shape
             self.build((None, *shape[1:]))
         return super().__call__(*args, **kwargs)
 

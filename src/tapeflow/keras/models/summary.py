@@ -77,10 +77,23 @@ def _shrink(widths, total):
 
 
 def print_summary(model, line_length=None, positions=None, print_fn=None):
-    """Print (or hand to ``print_fn`` as one string) the table of ``model.layers``, then the parameter counts."""
-    default = min(88, shutil.get_terminal_size().columns - 4)
-    line_length = line_length or default
-    positions = positions or [0.45, 0.80, 1.0]
+    """Print (or hand to ``print_fn`` as one string) the table of ``model.layers``, then the parameter counts.
+
+    Functional models that are not a plain chain get Keras's fourth column, "Connected to"
+    (``layer[node index][tensor index]`` of each input).
+    """
+    layout = getattr(model, "_summary_layout", None)
+    sequential_like, rows = layout() if layout is not None else (True, None)
+    if sequential_like:
+        default, header, align = 88, ["Layer (type)", "Output Shape", "Param #"], ["<", "<", ">"]
+        positions = positions or [0.45, 0.80, 1.0]
+    else:
+        default, header = 108, ["Layer (type)", "Output Shape", "Param #", "Connected to"]
+        align = ["<", "<", ">", "<"]
+        positions = positions or [0.3, 0.56, 0.74, 1.0]
+    if rows is None:
+        rows = [(layer, _shape_text(layer), None) for layer in model.layers]
+    line_length = line_length or min(default, shutil.get_terminal_size().columns - 4)
     if positions[-1] <= 1:
         positions = [int(p * line_length) for p in positions]
     widths, current = [], 0
@@ -92,7 +105,6 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
         current += width
     cells = _shrink([w + 2 for w in widths], line_length)
     inner = [c - 2 for c in cells]
-    align = ["<", "<", ">"]
 
     def border(left, mid, right, fill):
         return left + mid.join(fill * c for c in cells) + right
@@ -107,13 +119,13 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
         return out
 
     lines = [f'Model: "{model.name}"', border("┏", "┳", "┓", "━")]
-    lines += row(["Layer (type)", "Output Shape", "Param #"], "┃")
+    lines += row(header, "┃")
     lines.append(border("┡", "╇", "┩", "━"))
-    layers = model.layers
-    for i, layer in enumerate(layers):
+    for i, (layer, shape, links) in enumerate(rows):
         params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
-        lines += row([f"{layer.name} ({type(layer).__name__})", _shape_text(layer), params], "│")
-        if i < len(layers) - 1:
+        values = [f"{layer.name} ({type(layer).__name__})", shape, params]
+        lines += row(values if sequential_like else [*values, links], "│")
+        if i < len(rows) - 1:
             lines.append(border("├", "┼", "┤", "─"))
     lines.append(border("└", "┴", "┘", "─"))
     trainable, non_trainable = model.trainable_weights, model.non_trainable_weights
@@ -126,7 +138,9 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
     lines.append(f" Non-trainable params: {_count(non_trainable):,} ({_readable(_memory(non_trainable))})")
     if opt_vars:
         lines.append(f" Optimizer params: {_count(opt_vars):,} ({_readable(_memory(opt_vars))})")
-    text = "\n".join(lines) + "\n"
+    # rich's console is as wide as the terminal: longer lines (a ``line_length`` past it) are cut there.
+    columns = shutil.get_terminal_size().columns
+    text = "\n".join(line[:columns] for line in lines) + "\n"
     if print_fn is None:
         sys.stdout.write(text)
     else:

@@ -1,0 +1,404 @@
+"""The Keras functional API: ``Input``, symbolic ``KerasTensor`` s, graph nodes and the ``Functional`` model.
+
+Calling a layer on ``KerasTensor`` s builds it from the symbolic shapes, runs it once on a one-sample zero batch
+(inference mode) to learn the output dtypes (and the shapes, when ``compute_output_shape`` cannot say), and records a
+``Node`` linking the input tensors to new output ``KerasTensor`` s. ``Model(inputs, outputs)`` walks these nodes back
+from the outputs, orders the layers the way Keras does (by depth from the outputs, then by first traversal) and
+replays the nodes on real tensors when called. Operators and ``tf.*`` ops on ``KerasTensor`` s are not supported
+(only layer calls), and masks are not propagated.
+
+``Layer.__call__`` hands calls with ``KerasTensor`` s to :func:`_symbolic_call`, registered here.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..._core.tensor import convert_to_tensor
+from .._state import auto_name, name_scope
+from ..layers.base import Layer, _flatten, _map, _shape_of, register_symbolic_call
+from ..variables import standardize_dtype
+from .model import Model
+
+__all__ = ["KerasTensor", "InputLayer", "Input", "Functional", "Node"]
+
+
+class KerasTensor:
+    """A symbolic tensor: ``shape`` (a tuple, ``None`` for unknown sizes), ``dtype``, ``name`` and the layer call
+    that made it (``_keras_history``: layer, node index, tensor index)."""
+
+    _keras_symbolic = True  # what Layer.__call__ looks for
+
+    def __init__(self, shape, dtype="float32", sparse=False, ragged=False, name=None):
+        self.shape = tuple(shape)
+        self.dtype = standardize_dtype(dtype)
+        self.sparse = bool(sparse)
+        self.ragged = bool(ragged)
+        self.name = name if name is not None else auto_name("keras_tensor")
+        self._keras_history = None
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse={self.sparse}, "
+                f"ragged={self.ragged}, name={self.name}>")
+
+    __str__ = __repr__
+
+
+class Node:
+    """One call of ``layer`` on symbolic arguments: the ``KerasTensor`` s it read and the ones it returned."""
+
+    def __init__(self, layer, args=(), kwargs=None, outputs=()):
+        self.layer = layer
+        self.args = args
+        self.kwargs = kwargs or {}
+        self.input_tensors = [x for x in _flatten([list(args), list(self.kwargs.values())])
+                              if isinstance(x, KerasTensor)]
+        self.outputs = outputs
+        self.output_tensors = [x for x in _flatten(outputs) if isinstance(x, KerasTensor)]
+        nodes = _inbound_nodes(layer)
+        self.index = len(nodes)
+        nodes.append(self)
+        for i, x in enumerate(self.output_tensors):
+            x._keras_history = (layer, self.index, i)
+
+    @property
+    def is_input(self):
+        return isinstance(self.layer, InputLayer)
+
+    @property
+    def parent_nodes(self):
+        return [_inbound_nodes(x._keras_history[0])[x._keras_history[1]] for x in self.input_tensors
+                if x._keras_history is not None]
+
+
+def _inbound_nodes(layer):
+    nodes = layer.__dict__.get("_inbound_nodes")
+    if nodes is None:
+        nodes = []
+        object.__setattr__(layer, "_inbound_nodes", nodes)
+    return nodes
+
+
+class InputLayer(Layer):
+    """The layer standing for a model input: no weights, passes its input through; ``output`` is its tensor."""
+
+    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, input_tensor=None,
+                 optional=False, name=None, **kwargs):
+        super().__init__(name=name, dtype=dtype, **kwargs)
+        if shape is not None and batch_shape is not None:
+            raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
+        if batch_shape is None:
+            if shape is None:
+                raise ValueError("You must pass a `shape` argument.")
+            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            batch_shape = (batch_size, *shape)
+        self._batch_shape = tuple(batch_shape)
+        self._sparse = bool(sparse)
+        self.optional = optional
+        tensor = KerasTensor(self._batch_shape, dtype=self.dtype, sparse=self._sparse, name=name)
+        Node(self, outputs=tensor)
+        object.__setattr__(self, "output", tensor)
+        self.built = True
+
+    @property
+    def batch_shape(self):
+        return self._batch_shape
+
+    @property
+    def _output_shape_for_summary(self):
+        return self._batch_shape
+
+    def call(self, inputs):
+        return inputs
+
+    def get_config(self):
+        return {"batch_shape": self._batch_shape, "dtype": self.dtype, "sparse": self._sparse,
+                "name": self.name, "optional": self.optional}
+
+
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None, tensor=None,  # noqa: N802
+          optional=False):
+    """A symbolic input (``KerasTensor``) of ``shape`` (without the batch axis), to call layers on."""
+    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse, batch_shape=batch_shape,
+                       name=name, optional=optional)
+    return layer.output
+
+
+# --- symbolic layer calls -------------------------------------------------------------------------------------
+def _is_shape(x):
+    return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer)) for d in x)
+
+
+def _zeros_like(kt):
+    return convert_to_tensor(np.zeros(tuple(1 if d is None else d for d in kt.shape), dtype=kt.dtype))
+
+
+def _symbolic_outputs(layer, first, probe):
+    """Output ``KerasTensor`` s: shapes from ``compute_output_shape`` where it answers, else the probe's shapes
+    with the batch axis of the first input."""
+    batch = None
+    leaves = [x for x in _flatten(first) if isinstance(x, KerasTensor)]
+    if leaves and leaves[0].shape:
+        batch = leaves[0].shape[0]
+    computed = None
+    if first is not None:
+        try:
+            computed = layer.compute_output_shape(_shape_of(first))
+        except Exception:  # noqa: BLE001 - any failure means "ask the probe"
+            computed = None
+    probe_leaves = _flatten(probe)
+    if computed is not None:
+        computed_leaves = [tuple(computed)] if _is_shape(computed) else _flatten_shapes(computed)
+        if len(computed_leaves) != len(probe_leaves) or any(
+                len(c) != len(p.shape) for c, p in zip(computed_leaves, probe_leaves)):
+            computed = None
+    shapes = iter(computed_leaves if computed is not None else
+                  [(batch, *p.shape.as_list()[1:]) if p.shape.rank else () for p in probe_leaves])
+    return _map(lambda p: KerasTensor(next(shapes), dtype=p.dtype.name), probe)
+
+
+def _flatten_shapes(x):
+    if _is_shape(x):
+        return [tuple(x)]
+    if isinstance(x, dict):
+        return [s for v in x.values() for s in _flatten_shapes(v)]
+    return [s for v in x for s in _flatten_shapes(v)]
+
+
+def _symbolic_call(layer, args, kwargs):
+    layer._check_super_called()
+    first = args[0] if args else next(iter(kwargs.values()), None)
+    layer._check_input_spec(first)
+    if not layer.built:
+        with name_scope(layer.name, caller=layer):
+            layer.build(_shape_of(first) if first is not None else None)
+        layer.built = True
+    concrete = lambda x: _zeros_like(x) if isinstance(x, KerasTensor) else x  # noqa: E731
+    probe_kwargs = {k: _map(concrete, v) for k, v in kwargs.items()}
+    probe_kwargs["training"] = False
+    probe = Layer.__call__(layer, *_map(concrete, args), **probe_kwargs)  # concrete inputs: the eager path
+    layer._clear_losses()
+    outputs = _symbolic_outputs(layer, first, probe)
+    Node(layer, args, dict(kwargs), outputs)
+    return outputs
+
+
+register_symbolic_call(_symbolic_call)
+
+
+# --- graph ----------------------------------------------------------------------------------------------------
+def _paths(struct, prefix=()):
+    """``(path, leaf)`` pairs of a nested structure, paths as Keras prints them (``0``, ``a.1``)."""
+    if isinstance(struct, (list, tuple)):
+        return [p for i, v in enumerate(struct) for p in _paths(v, (*prefix, i))]
+    if isinstance(struct, dict):
+        return [p for k in sorted(struct) for p in _paths(struct[k], (*prefix, k))]
+    return [(".".join(str(p) for p in prefix), struct)]
+
+
+def _map_graph(inputs, outputs):
+    """Nodes in execution order and layers in Keras's order (deepest first, then by first traversal).
+
+    Raises:
+        ValueError: for a cycle or duplicate layer names (Keras's messages).
+    """
+    input_ids = {id(x) for x in inputs}
+    finished, in_progress, ordered, first_seen = set(), set(), [], {}
+
+    def visit(tensor):
+        if tensor._keras_history is None:
+            return
+        layer, node_index, _ = tensor._keras_history
+        node = _inbound_nodes(layer)[node_index]
+        if node in finished:
+            return
+        if not node.is_input and id(tensor) in input_ids:
+            finished.add(node)
+            return
+        if node in in_progress:
+            raise ValueError(f"Tensor {tensor} from operation '{layer.name}' is part of a cycle.")
+        first_seen.setdefault(layer, len(first_seen))
+        in_progress.add(node)
+        if not node.is_input:
+            for x in node.input_tensors:
+                visit(x)
+        finished.add(node)
+        in_progress.discard(node)
+        ordered.append(node)
+
+    for out in outputs:
+        visit(out)
+    in_graph = set(ordered)
+    node_depth, layer_depth = {}, {}
+    for node in reversed(ordered):
+        depth = max(node_depth.setdefault(node, 0), layer_depth.get(node.layer, 0))
+        layer_depth[node.layer] = depth
+        node_depth[node] = depth
+        for parent in node.parent_nodes:
+            if parent in in_graph:
+                node_depth[parent] = max(depth + 1, node_depth.get(parent, 0))
+    for x in inputs:
+        layer = x._keras_history[0] if x._keras_history else None
+        if isinstance(layer, InputLayer) and layer not in layer_depth:
+            layer_depth[layer] = 0
+            first_seen[layer] = -1
+            node_depth[_inbound_nodes(layer)[0]] = 0
+    layers = sorted(layer_depth, key=lambda op: (-layer_depth[op], first_seen[op]))
+    nodes = sorted(node_depth, key=lambda n: -node_depth[n])
+    names = [layer.name for layer in layers]
+    for name in names:
+        if names.count(name) != 1:
+            raise ValueError(f'The name "{name}" is used {names.count(name)} times in the model. All operation '
+                             "names should be unique.")
+    return nodes, layers, node_depth
+
+
+def _check_keras_tensors(struct, what):
+    for x in _flatten(struct):
+        if not isinstance(x, KerasTensor):
+            raise ValueError(f"All `{what}` values must be KerasTensors. Received: {what}={struct} including "
+                             f"invalid value {x} of type {type(x)}")
+
+
+class Functional(Model):
+    """A model given by its symbolic ``inputs`` and ``outputs`` (single tensors, lists or dicts of them).
+
+    Raises:
+        ValueError: for non-``KerasTensor`` inputs/outputs, an output not computable from the inputs, duplicate
+            layer names (Keras's messages).
+    """
+
+    def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
+        Model.__init__(self, name=name, trainable=trainable, **kwargs)
+        if isinstance(inputs, tuple):
+            inputs = list(inputs)
+        if isinstance(outputs, tuple):
+            outputs = list(outputs)
+        _check_keras_tensors(inputs, "inputs")
+        if isinstance(inputs, dict):
+            for key, x in inputs.items():
+                if key != x.name:
+                    warnings.warn("When providing `inputs` as a dict, all keys in the dict must match the names of "
+                                  f"the corresponding tensors. Received key '{key}' mapping to value {x} which has "
+                                  f"name '{x.name}'. Change the tensor name to '{key}' (via `Input(..., "
+                                  f"name='{key}')`)", stacklevel=3)
+        _check_keras_tensors(outputs, "outputs")
+        self._inputs_struct = inputs
+        self._outputs_struct = outputs
+        flat_in = [x for _, x in _paths(inputs)]
+        out_paths = _paths(outputs)
+        nodes, layers, node_depth = _map_graph(flat_in, [x for _, x in out_paths])
+        object.__setattr__(self, "_graph_nodes", nodes)
+        object.__setattr__(self, "_node_depth", node_depth)
+        object.__setattr__(self, "_flat_inputs", flat_in)
+        object.__setattr__(self, "_output_paths", out_paths)
+        available = {id(x) for x in flat_in}
+        for node in nodes:
+            if not node.is_input and all(id(x) in available for x in node.input_tensors):
+                available.update(id(x) for x in node.output_tensors)
+        for path, x in out_paths:
+            if id(x) not in available:
+                raise ValueError(f"Output with path `{path}` is not connected to `inputs`")
+        object.__setattr__(self, "_layers", list(layers))
+        self.built = True
+
+    # --- structure -------------------------------------------------------------------------------------------
+    @property
+    def inputs(self):
+        """The input ``KerasTensor`` s, as a flat list."""
+        return list(self._flat_inputs)
+
+    @property
+    def outputs(self):
+        """The output ``KerasTensor`` s, as a flat list."""
+        return [x for _, x in self._output_paths]
+
+    @property
+    def input(self):
+        return self._inputs_struct
+
+    @property
+    def output(self):
+        return self._outputs_struct
+
+    @property
+    def input_shape(self):
+        return _map(lambda x: x.shape, self._inputs_struct)
+
+    @property
+    def output_shape(self):
+        return _map(lambda x: x.shape, self._outputs_struct)
+
+    # --- running ---------------------------------------------------------------------------------------------
+    def _flatten_call_inputs(self, inputs):
+        struct = self._inputs_struct
+        if isinstance(struct, dict):
+            if not isinstance(inputs, dict):
+                raise ValueError(f"Expected input structure: {struct}\nReceived input structure: {inputs}")
+            return [inputs[k] for k, _ in sorted(struct.items())]
+        if isinstance(struct, list):
+            if isinstance(inputs, dict):
+                return [inputs[x.name] for x in self._flat_inputs]
+            flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+            if len(flat) != len(self._flat_inputs):
+                raise ValueError(f"Functional model '{self.name}' expects {len(self._flat_inputs)} input(s), but "
+                                 f"it received {len(flat)} input tensors.")
+            return flat
+        if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
+            return list(inputs)
+        return [inputs]
+
+    def call(self, inputs, training=None, mask=None):
+        values = {id(x): v for x, v in zip(self._flat_inputs, self._flatten_call_inputs(inputs))}
+        fill = lambda x: values[id(x)] if isinstance(x, KerasTensor) else x  # noqa: E731
+        for node in self._graph_nodes:
+            if node.is_input or any(id(x) not in values for x in node.input_tensors):
+                continue
+            args = _map(fill, list(node.args))
+            kwargs = {k: _map(fill, v) for k, v in node.kwargs.items()}
+            outputs = node.layer(*args, **kwargs)
+            for x, y in zip(node.output_tensors, _flatten(outputs)):
+                values[id(x)] = y
+        return _map(lambda x: values[id(x)], self._outputs_struct)
+
+    # --- summary ---------------------------------------------------------------------------------------------
+    def _summary_layout(self):
+        """``(sequential_like, rows)``: whether Keras prints the 3-column table, and ``(layer, output shape text,
+        connections text)`` per layer."""
+        by_depth = {}
+        for node, depth in self._node_depth.items():
+            by_depth.setdefault(depth, []).append(node)
+        sequential_like = all(len(v) == 1 and len(v[0].input_tensors) <= 1 for v in by_depth.values())
+        relevant = set(self._node_depth)
+        if sequential_like:
+            for layer in self._layers:
+                if sum(node in relevant for node in _inbound_nodes(layer)) > 1:
+                    sequential_like = False
+                    break
+        rows = []
+        for layer in self._layers:
+            nodes = _inbound_nodes(layer)
+            shape = _shape_text(nodes[-1].outputs) if nodes else "?"
+            links = []
+            for node in nodes:
+                if node not in relevant:
+                    continue
+                for x in node.input_tensors:
+                    source, node_index, tensor_index = x._keras_history
+                    links.append(f"{source.name}[{node_index}][{tensor_index}]")
+            rows.append((layer, shape, ", ".join(links) or "-"))
+        return sequential_like, rows
+
+
+def _shape_text(outputs):
+    fmt = lambda x: "(" + ", ".join(str(d) for d in x.shape) + ")"  # noqa: E731
+    leaves = _flatten(outputs)
+    if len(leaves) == 1:
+        return fmt(leaves[0])
+    return str(_map(fmt, outputs)).replace("'", "")
