@@ -14,6 +14,7 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	@for f in examples/gradient_tape_demo.py examples/gradient_tape_walkthrough.py; do \
 		echo "== $$f"; (cd examples && ../$(PY) $$(basename $$f)) || exit 1; done
+	@echo "== examples/train_digits.py"; cd examples && ../$(PY) train_digits.py
 
 test: $(VENV)/.installed
 	$(PY) -m pytest

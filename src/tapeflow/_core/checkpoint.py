@@ -52,8 +52,14 @@ def _is_optimizer(obj):
                                          "add_variable_from_reference"))
 
 
+def _is_layer(obj):
+    """A Keras layer or model (checked by its attributes: this module does not import Keras)."""
+    return hasattr(obj, "weights") and hasattr(obj, "built") and hasattr(obj, "add_weight")
+
+
 def _is_trackable(obj):
-    return isinstance(obj, (Checkpoint, Module)) or _is_variable(obj) or _is_optimizer(obj)
+    return (isinstance(obj, (Checkpoint, Module)) or _is_variable(obj) or _is_optimizer(obj)
+            or _is_layer(obj))
 
 
 def _holds_trackable(value):
@@ -86,6 +92,10 @@ def _children(obj):
     if isinstance(obj, Module):
         return [(k, v) for k, v in sorted(vars(obj).items())
                 if k not in _MODULE_INTERNALS and _holds_trackable(v)]
+    if _is_layer(obj):
+        # Its weights in order: the same keys for every model of the same architecture (variable paths carry
+        # per-process name counters, ``dense_3/kernel``, so they cannot be keys).
+        return [("weights", list(obj.weights))]
     return []
 
 
