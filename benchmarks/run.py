@@ -256,12 +256,16 @@ def conv_numpy(steps):
 
 
 def import_cost(repeats):
+    # As users import: from cached bytecode (an environment may turn writing it off; the first run writes it).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+
     def t(mod):
         best = float("inf")
+        subprocess.run([sys.executable, "-c", f"import {mod}"], env=env, check=True)
         for _ in range(repeats):
             out = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {mod}"], capture_output=True,
-                                 text=True, env={**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(
-                                     os.path.abspath(__file__)), "..", "src")})
+                                 text=True, env=env)
             total = 0
             for line in out.stderr.splitlines():
                 parts = line.split("|")

@@ -4,7 +4,9 @@ Swap ``import tensorflow as tf`` for ``import tapeflow as tf``: tensors, variabl
 as in TensorFlow 2.21, with the same values, dtypes, ``None`` gradients and errors.
 """
 
-from . import _core, autodiff, dtypes, keras, linalg, math, nest, nn, random, train  # noqa: E402  (namespaces use the names above)
+import importlib as _importlib
+
+from . import _core, autodiff, dtypes, linalg, math, nest, nn, random
 from ._core import errors
 from ._core import exports as _exports
 from ._core.dtypes import (
@@ -109,3 +111,19 @@ def executing_eagerly():
 
 
 _exports.install(globals(), "")  # last: every name above is listed in __all__ with the exported ones
+
+# ``tf.keras`` and ``tf.train`` are imported on first use, as TensorFlow loads Keras lazily: a program that only
+# differentiates never pays for them at ``import tapeflow``.
+_LAZY_NAMESPACES = ("keras", "train")
+
+
+def __getattr__(name):
+    if name in _LAZY_NAMESPACES:
+        module = _importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_NAMESPACES))

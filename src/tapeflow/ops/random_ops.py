@@ -51,7 +51,14 @@ class _SeedState:
         self.global_seed = None
         self.op_seeds = _pyrandom.Random(None)
         self.streams = {}  # (kernel key, seed pair) -> Generator
-        self.entropy = np.random.Generator(np.random.Philox())
+        self._entropy = None  # made on first use: numpy.random costs ~15 ms to import
+
+    @property
+    def entropy(self):
+        """The generator of unseeded draws (seeded from the OS on first use)."""
+        if self._entropy is None:
+            self._entropy = np.random.Generator(np.random.Philox())
+        return self._entropy
 
 
 _STATE = _SeedState()
