@@ -306,6 +306,8 @@ class Functional(Model):
             if id(x) not in available:
                 raise ValueError(f"Output with path `{path}` is not connected to `inputs`")
         object.__setattr__(self, "_layers", list(layers))
+        # the names compile() matches per-output losses and metrics against
+        object.__setattr__(self, "output_names", [x._keras_history[0].name for x in self.outputs])
         self.built = True
 
     # --- structure -------------------------------------------------------------------------------------------

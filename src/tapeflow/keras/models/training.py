@@ -15,7 +15,7 @@ from .. import losses as _losses
 from .. import metrics as _metrics
 from .. import optimizers as _optimizers
 from .._metric_base import MeanMetricWrapper
-from . import _data
+from . import _compile, _data
 
 __all__ = ["TrainingMixin"]
 
@@ -73,14 +73,6 @@ class _Accuracy(_metrics.Metric):
         return self._inner.variables if self._inner is not None else []
 
 
-def _get_loss(identifier):
-    """A ``Loss`` (functions, named or given, are wrapped so that the batch is reduced to a scalar)."""
-    loss = _losses.get(identifier) if isinstance(identifier, (str, dict)) else identifier
-    if loss is None or isinstance(loss, _losses.Loss):
-        return loss
-    return _losses.LossFunctionWrapper(loss, name=getattr(loss, "__name__", None))
-
-
 def _get_metric(identifier, loss):
     if isinstance(identifier, str):
         if identifier in ("accuracy", "acc"):
@@ -113,7 +105,8 @@ class TrainingMixin:
         self.compiled = False
         self.optimizer = None
         self.loss = None
-        self._compile_metrics = []
+        self._compile_metrics = None
+        self._compile_loss = None
         self._loss_tracker = None
         self.stop_training = False
         self.history = None
@@ -121,25 +114,48 @@ class TrainingMixin:
     # --- compile -------------------------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
-        """Set the optimizer (name or object), the loss (name, ``Loss`` or function) and the metrics.
+        """Set the optimizer (name or object), the loss and the metrics.
 
-        ``run_eagerly``, ``jit_compile`` and ``steps_per_execution`` are accepted and have no effect (tapeflow
-        always runs eagerly, one step at a time).
+        ``loss``: a name, ``Loss`` or function (applied to every output), a list with one per output or a dict keyed
+        by output names (``None`` entries leave an output out); ``loss_weights``: a float, list or dict alike;
+        ``metrics``/``weighted_metrics``: a list (of lists, one per output, for several outputs) or a dict keyed by
+        output names. With several losses each output's unweighted loss is logged as ``<output>_loss`` and its
+        metrics as ``<output>_<metric>``. ``run_eagerly``, ``jit_compile`` and ``steps_per_execution`` are accepted
+        and have no effect (tapeflow always runs eagerly, one step at a time).
         """
         self.optimizer = _get_optimizer(optimizer)
-        self.loss = _get_loss(loss)
+        output_names = getattr(self, "output_names", None)
+        self._compile_loss = _compile.CompileLoss(loss, loss_weights, output_names) if loss is not None else None
+        self.loss = loss
         self._loss_weights = loss_weights
-        self._compile_metrics = [_get_metric(m, self.loss) for m in (metrics or [])]
-        self._weighted_metrics = [_get_metric(m, self.loss) for m in (weighted_metrics or [])]
+        self._compile_metrics = None
+        if metrics is not None or weighted_metrics is not None:
+            self._compile_metrics = _compile.CompileMetrics(metrics, weighted_metrics, output_names,
+                                                            make_metric=lambda m: _get_metric(m, loss))
         self._loss_tracker = _metrics.Mean(name="loss")
         self.compiled = True
         self.run_eagerly = run_eagerly
 
+    def _compiled_step(self, step_fn, data):
+        """Run ``step_fn(data)`` as TF runs a compiled step on batched data: the traced batch size is unknown, so the
+        per-output loss trackers (which weight by the static batch size) count each batch once."""
+        compile_loss = getattr(self, "_compile_loss", None)
+        if getattr(self, "run_eagerly", False) or compile_loss is None:
+            return step_fn(data)
+        compile_loss.static_batch = None
+        try:
+            return step_fn(data)
+        finally:
+            compile_loss.static_batch = _compile.ACTUAL
+
     @property
     def metrics(self):
-        """The loss tracker, the compile metrics, then metrics of the model and its layers."""
+        """The loss tracker, the compile metrics (one ``compile_metrics`` entry), the per-output loss trackers."""
         out = [self._loss_tracker] if getattr(self, "_loss_tracker", None) is not None else []
-        out += list(getattr(self, "_compile_metrics", [])) + list(getattr(self, "_weighted_metrics", []))
+        if getattr(self, "_compile_metrics", None) is not None:
+            out.append(self._compile_metrics)
+        if getattr(self, "_compile_loss", None) is not None:
+            out += self._compile_loss.metrics
         return out
 
     @property
@@ -164,9 +180,10 @@ class TrainingMixin:
         """
         tf = _tf()
         losses = []
-        if self.loss is not None:
-            losses.append(self.loss(y, y_pred, sample_weight=sample_weight) if sample_weight is not None
-                          else self.loss(y, y_pred))
+        if getattr(self, "_compile_loss", None) is not None:
+            value = self._compile_loss(y, y_pred, sample_weight)
+            if value is not None:
+                losses.append(value)
         for extra in self.losses:
             losses.append(tf.cast(extra, "float32"))
         if not losses:
@@ -175,16 +192,16 @@ class TrainingMixin:
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
         """Update the compile metrics with a batch and return every metric's result."""
-        for m in self._compile_metrics:
-            m.update_state(y, y_pred)
-        for m in getattr(self, "_weighted_metrics", []):
-            m.update_state(y, y_pred, sample_weight=sample_weight)
+        if getattr(self, "_compile_metrics", None) is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self):
         """``{metric name: result}`` for every metric in ``metrics``."""
         out = {}
         for m in self.metrics:
+            if isinstance(m, _compile.CompileMetrics) and not m.built:
+                continue
             result = m.result()
             if isinstance(result, dict):
                 out.update(result)
@@ -282,11 +299,11 @@ class TrainingMixin:
                 if step >= steps:
                     break
                 cbs.on_train_batch_begin(step)
-                logs = self.train_step(self._pack(x, y, sample_weight, index))
+                logs = self._compiled_step(self.train_step, self._pack(x, y, sample_weight, index))
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
-            epoch_logs = {k: _python(v) for k, v in logs.items()}
+            epoch_logs = {k: _python(logs[k]) for k in sorted(logs)}
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self.evaluate(vx, vy, sample_weight=vsw, batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, verbose=0, return_dict=True,
@@ -320,13 +337,21 @@ class TrainingMixin:
             if step >= total:
                 break
             cbs.on_test_batch_begin(step)
-            logs = self.test_step(self._pack(x, y, sample_weight, index))
+            logs = self._compiled_step(self.test_step, self._pack(x, y, sample_weight, index))
             cbs.on_test_batch_end(step, logs)
-        logs = {k: _python(v) for k, v in logs.items()}
+        logs = {k: _python(logs[k]) for k in sorted(logs)}
         cbs.on_test_end(logs)
         if return_dict:
             return logs
-        values = list(logs.values())
+        return self._flatten_metrics_in_order(logs)
+
+    def _flatten_metrics_in_order(self, logs):
+        """Keras's list order: values named like ``metrics`` entries (for ``compile_metrics``, its metrics' own
+        names, which per-output names do not match), then the other keys sorted."""
+        names = []
+        for m in self.metrics:
+            names += [s.name for s in m.metrics] if isinstance(m, _compile.CompileMetrics) else [m.name]
+        values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
