@@ -27,3 +27,6 @@ __all__ += ["Input", "InputLayer"]
 from .einsum_dense import EinsumDense  # noqa: E402
 
 __all__ += ["EinsumDense"]
+from .attention import MultiHeadAttention  # noqa: E402
+
+__all__ += ["MultiHeadAttention"]
