@@ -11,6 +11,7 @@ from . import (
            models,  # noqa: E402
            optimizers,
            regularizers,
+           utils,
 )
 from .models import Input, Model, Sequential  # noqa: E402
 from .variables import Variable
@@ -18,3 +19,4 @@ from .variables import Variable
 __all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses", "metrics", "optimizers",
            "regularizers", "Variable"]
 __all__ += ["models", "Model", "Sequential", "Input"]
+__all__ += ["utils"]

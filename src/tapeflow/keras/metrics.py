@@ -18,6 +18,25 @@ from ._loss_functions import mean_squared_error as _mse_fn
 from ._loss_functions import squeeze_or_expand_to_same_rank
 from ._metric_base import Mean, Metric, Sum, floatx
 from ._metric_base import MeanMetricWrapper as _MeanMetricWrapper
+from ._metrics_more import (
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    CategoricalHinge,
+    CosineSimilarity,
+    FalseNegatives,
+    FalsePositives,
+    Hinge,
+    KLDivergence,
+    LogCoshError,
+    MeanAbsolutePercentageError,
+    MeanSquaredLogarithmicError,
+    Poisson,
+    RootMeanSquaredError,
+    SparseCategoricalCrossentropy,
+    SquaredHinge,
+    TrueNegatives,
+    TruePositives,
+)
 
 __all__ = [
     "Metric", "Mean", "Sum", "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "SparseCategoricalAccuracy",
@@ -26,6 +45,12 @@ __all__ = [
     "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy", "binary_crossentropy",
     "categorical_crossentropy", "sparse_categorical_crossentropy", "categorical_hinge", "hinge", "squared_hinge",
     "huber", "kld", "kullback_leibler_divergence", "logcosh", "mae", "mape", "mse", "msle", "poisson",
+]
+__all__ += [
+    "RootMeanSquaredError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError", "CosineSimilarity",
+    "LogCoshError", "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
+    "KLDivergence", "Poisson", "Hinge", "SquaredHinge", "CategoricalHinge", "TruePositives", "FalsePositives",
+    "TrueNegatives", "FalseNegatives",
 ]
 
 # The loss functions that Keras also lists under ``keras.metrics`` (the same objects).
