@@ -44,33 +44,37 @@ def _ops():
     return _OPS
 
 
-_AXES = {}
+_SUM_ATTRS = {}
+_UNSEEN = object()
 
 
-def _sum_axes(gshape, shape):
-    """The axes to sum a gradient of ``gshape`` over to reach ``shape`` (memoised: shapes repeat every step)."""
-    key = (gshape, shape)
-    axes = _AXES.get(key)
-    if axes is None:
-        lead = len(gshape) - len(shape)
-        axes = list(range(lead)) if lead > 0 else []
-        for i, d in enumerate(shape):
-            if d == 1 and i + lead >= 0 and gshape[i + lead] != 1:
-                axes.append(i + lead)
-        axes = tuple(axes)
-        if len(_AXES) < 4096:
-            _AXES[key] = axes
-    return axes
+def _sum_attrs(gshape, shape):
+    """``Sum``'s attrs taking a gradient of ``gshape`` down to ``shape``, ``None`` when no axis is summed.
+
+    Memoised, with the attrs dict itself (shared, never mutated): shapes repeat every training step.
+    """
+    lead = len(gshape) - len(shape)
+    axes = list(range(lead)) if lead > 0 else []
+    for i, d in enumerate(shape):
+        if d == 1 and i + lead >= 0 and gshape[i + lead] != 1:
+            axes.append(i + lead)
+    attrs = {"axis": tuple(axes), "keepdims": False} if axes else None
+    if len(_SUM_ATTRS) < 4096:
+        _SUM_ATTRS[(gshape, shape)] = attrs
+    return attrs
 
 
 def unbroadcast(g, shape):
     """Sum ``g`` down to ``shape``: over leading axes and axes where ``shape`` is 1, then reshape."""
-    _, array_ops, reduction_ops = _OPS or _ops()
+    _, array_ops, _ = _OPS or _ops()
     if not shape:
         return execute(_SUM, (g,), _ALL_AXES)  # the common case, to a scalar
-    axes = _sum_axes(g._value.shape, shape)
-    if axes:
-        g = execute(reduction_ops.SUM, (g,), {"axis": axes, "keepdims": False})
+    gshape = g._value.shape
+    attrs = _SUM_ATTRS.get((gshape, shape), _UNSEEN)
+    if attrs is _UNSEEN:
+        attrs = _sum_attrs(gshape, shape)
+    if attrs is not None:
+        g = execute(_SUM, (g,), attrs)
     if g._value.shape != shape:
         g = array_ops.reshape(g, shape)
     return g

@@ -79,14 +79,14 @@ _getframe = sys._getframe
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def user_frame(depth=4):
+def user_frame(depth=3):
     """``(code, lasti)`` of the innermost frame outside tapeflow: the user's line that ran the current op.
 
     The line number itself is derived later (:func:`line_of`): reading ``f_lineno`` scans the line table, while
     ``f_lasti`` is a plain integer, so provenance stays cheap on the recording path.
     """
     # ``depth`` is where the walk starts. Every public path has at least one tapeflow frame between the caller
-    # and ``execute``, so recording starts at 4 (user_frame <- _record <- execute <- API function <- caller).
+    # and ``execute``, so recording starts at 3 (user_frame <- execute <- API function <- caller).
     f = _getframe(depth)
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE_DIR):
         f = f.f_back

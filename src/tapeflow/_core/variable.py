@@ -272,12 +272,15 @@ class Variable:
         return unread
 
     def _update(self, delta, op_name, sign):
-        d = self._convert(delta)
+        value = self._value
+        if type(delta) is EagerTensor and delta._value.dtype is value.dtype:
+            d = delta._value  # the optimizer's case (``v.assign_sub(lr * g)``): nothing to convert or check
+        else:
+            d = self._convert(delta)
         if d.shape != self._value.shape:
             raise errors.op_error(op_name, f"Cannot update variable with shape "
                                   f"{errors.shape_str(np.shape(self._value))} using a Tensor with shape "
                                   f"{errors.shape_str(np.shape(d))}, shapes must be equal.")
-        value = self._value
         if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
             # Nothing but this variable holds the array, so no tensor read earlier can see the change: update in
             # place, as a training loop's ``p -= lr * g`` would, instead of allocating a new array every step.

@@ -115,8 +115,12 @@ def cj(t):
 
 @MATMUL.defvjp
 def _matmul_grad(g, c, a, b, needs, transpose_a=False, transpose_b=False):
-    # TF's rule for each combination of flags; conj makes it the adjoint for complex inputs.
-    a, b = cj(a), cj(b)
+    # TF's rule for each combination of flags; conj makes it the adjoint for complex inputs (tested inline: this
+    # rule runs for every dense layer of every training step).
+    if a._value.dtype.kind == "c":
+        a = conj(a)
+    if b._value.dtype.kind == "c":
+        b = conj(b)
     if not transpose_a and not transpose_b:
         ga = execute(MATMUL, (g, b), _MM[False, True]) if needs[0] else None
         gb = execute(MATMUL, (a, g), _MM[True, False]) if needs[1] else None
@@ -182,7 +186,9 @@ def _batch_matmul_grad(g, z, x, y, needs, adj_x=False, adj_y=False):
 
 def _second_operand(b, a):
     """``b`` as TF's matmul converts it: tensors and variables as they are, anything else towards ``a``'s dtype."""
-    if isinstance(b, Tensor) or getattr(b, "_tapeflow_variable", False):
+    if getattr(b, "_tapeflow_variable", False):
+        return b._read()  # the usual weight argument, read without to_tensor's checks
+    if isinstance(b, Tensor):
         return to_tensor(b)
     return convert_to_tensor(b, dtype_hint=a.dtype)
 

@@ -12,7 +12,7 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, defop
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from ._convert import matching, scalar_of, to_tensor
 from .array_ops import cast, ones_like, where, zeros_like
 
@@ -499,7 +499,8 @@ def _binary_api(op, doc, lenient=False):
 
 def _unary_api(op, doc):
     def api(x, name=None):
-        return execute(op, (to_tensor(x),))
+        # A tensor goes straight through (no ``to_tensor`` call): ``tf.nn.relu`` & co. run on every layer.
+        return execute(op, (x if type(x) is EagerTensor else to_tensor(x),))
 
     api.__doc__ = doc
     return api

@@ -145,22 +145,27 @@ def _class_count_error(op_name, shape):
     return errors.op_error(op_name, f"Must have at least one class, but got logits shape {errors.shape_str(shape)}")
 
 
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+
+
 @defop("SparseSoftmaxCrossEntropyWithLogits", num_outputs=2, dtypes=FLOAT, same_dtype=False, quiet=True)
 def SPARSE_XENT(logits, labels):
     n, c = logits.shape
     if c == 0:
         raise _class_count_error("SparseSoftmaxCrossEntropyWithLogits", logits.shape)
     if n:
-        lo, hi = labels.min(), labels.max()
+        # Reductions through the ufuncs directly (positional arguments): ``.min()``/``.max()``/``.sum()`` go
+        # through a Python wrapper in NumPy's ``_methods`` each, and this op runs on every training step.
+        lo, hi = _MIN(labels), _MAX(labels)
         if lo < 0 or hi >= c:
             bad = lo if lo < 0 else hi
             raise errors.op_error(
                 "SparseSoftmaxCrossEntropyWithLogits",
                 f"Received a label value of {bad} which is outside the valid range of [0, {c}).  Label values: "
                 + " ".join(str(v) for v in labels.tolist()))
-    shifted = logits - logits.max(axis=1, keepdims=True)
+    shifted = logits - _MAX(logits, 1, None, None, True)
     e = np.exp(shifted)
-    s = e.sum(axis=1, keepdims=True)
+    s = np.add.reduce(e, 1, None, None, True)
     rows = np.arange(n)
     loss = np.log(s[:, 0]) - shifted[rows, labels]
     backprop = e / s
