@@ -538,7 +538,23 @@ class SimpleRNN(_RNN):
         return config
 
 
-class LSTM(_RNN):
+class _CudnnRNN(_RNN):
+    """LSTM and GRU: Keras lets them ask for cuDNN, which this NumPy backend never has."""
+
+    def _set_use_cudnn(self, use_cudnn):
+        if use_cudnn not in ("auto", True, False):
+            raise ValueError("Invalid valid received for argument `use_cudnn`. Expected one of {'auto', True, "
+                             f"False}}. Received: use_cudnn={use_cudnn}")
+        self.use_cudnn = use_cudnn
+
+    def call(self, sequences, initial_state=None, mask=None, training=False):
+        if self.use_cudnn is True:
+            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
+                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
+        return super().call(sequences, initial_state=initial_state, mask=mask, training=training)
+
+
+class LSTM(_CudnnRNN):
     """Long Short-Term Memory over a sequence; states ``[h, c]``.
 
     ``use_cudnn`` is accepted (``"auto"``, ``True``, ``False``); there is no cuDNN here, so ``True`` fails when
@@ -568,19 +584,10 @@ class LSTM(_RNN):
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, unroll=unroll,
                          activity_regularizer=activity_regularizer, **layer_kwargs, **kwargs)
-        if use_cudnn not in ("auto", True, False):
-            raise ValueError("Invalid valid received for argument `use_cudnn`. Expected one of {'auto', True, "
-                             f"False}}. Received: use_cudnn={use_cudnn}")
-        self.use_cudnn = use_cudnn
-
-    def call(self, sequences, initial_state=None, mask=None, training=False):
-        if self.use_cudnn is True:
-            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
-                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
-        return super().call(sequences, initial_state=initial_state, mask=mask, training=training)
+        self._set_use_cudnn(use_cudnn)
 
 
-class GRU(_RNN):
+class GRU(_CudnnRNN):
     """Gated Recurrent Unit over a sequence (``reset_after=True`` by default, Keras's cuDNN-compatible form).
 
     Raises:
@@ -607,13 +614,4 @@ class GRU(_RNN):
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, unroll=unroll,
                          activity_regularizer=activity_regularizer, **layer_kwargs, **kwargs)
-        if use_cudnn not in ("auto", True, False):
-            raise ValueError("Invalid valid received for argument `use_cudnn`. Expected one of {'auto', True, "
-                             f"False}}. Received: use_cudnn={use_cudnn}")
-        self.use_cudnn = use_cudnn
-
-    def call(self, sequences, initial_state=None, mask=None, training=False):
-        if self.use_cudnn is True:
-            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
-                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
-        return super().call(sequences, initial_state=initial_state, mask=mask, training=training)
+        self._set_use_cudnn(use_cudnn)

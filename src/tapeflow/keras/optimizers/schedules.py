@@ -50,14 +50,11 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (the exponent floored with ``staircase``).
+class _RateDecay(LearningRateSchedule):
+    """What ExponentialDecay and InverseTimeDecay share: their arguments, their config and the decay progress
+    ``step / decay_steps`` (floored with ``staircase``) in the initial rate's dtype."""
 
-    Raises:
-        ValueError: when ``decay_steps`` is not positive.
-    """
-
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = decay_steps
         self.decay_rate = decay_rate
@@ -65,19 +62,35 @@ class ExponentialDecay(LearningRateSchedule):
         self.name = name
         _check_steps("decay_steps", decay_steps)
 
-    def __call__(self, step):
+    def _progress(self, step):
+        """``(initial rate as a tensor, its dtype, progress)``."""
         _check_name(self.name)
         initial = convert_to_tensor(self.initial_learning_rate)
         dtype = initial.dtype
         p = _cast(step, dtype) / _cast(self.decay_steps, dtype)
         if self.staircase:
             p = _tf.math.floor(p)
-        return _tf.math.multiply(initial, _tf.math.pow(_cast(self.decay_rate, dtype), p))
+        return initial, dtype, p
 
     def get_config(self):
         """``initial_learning_rate``, ``decay_steps``, ``decay_rate``, ``staircase``, ``name``."""
         return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
                 "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_RateDecay):
+    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (the exponent floored with ``staircase``).
+
+    Raises:
+        ValueError: when ``decay_steps`` is not positive.
+    """
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
+
+    def __call__(self, step):
+        initial, dtype, p = self._progress(step)
+        return _tf.math.multiply(initial, _tf.math.pow(_cast(self.decay_rate, dtype), p))
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -158,7 +171,7 @@ class PolynomialDecay(LearningRateSchedule):
                 "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_RateDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the ratio floored with ``staircase``).
 
     Raises:
@@ -166,27 +179,12 @@ class InverseTimeDecay(LearningRateSchedule):
     """
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="InverseTimeDecay"):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-        _check_steps("decay_steps", decay_steps)
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step):
-        _check_name(self.name)
-        initial = convert_to_tensor(self.initial_learning_rate)
-        dtype = initial.dtype
-        p = _cast(step, dtype) / _cast(self.decay_steps, dtype)
-        if self.staircase:
-            p = _tf.math.floor(p)
+        initial, dtype, p = self._progress(step)
         denom = _tf.math.add(_tf.cast(1, dtype), _tf.math.multiply(_cast(self.decay_rate, dtype), p))
         return _tf.math.divide(initial, denom)
-
-    def get_config(self):
-        """``initial_learning_rate``, ``decay_steps``, ``decay_rate``, ``staircase``, ``name``."""
-        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
-                "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
 
 
 class CosineDecay(LearningRateSchedule):
