@@ -36,7 +36,15 @@ def cannot_convert(value, dtype):
     return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {c_name(dtype)}")
 
 
+def _refused(value):
+    """The error an object that refuses conversion raises itself (a symbolic ``KerasTensor``); error paths only."""
+    refuse = getattr(value, "_tapeflow_refuse_conversion", None)
+    if refuse is not None and not isinstance(value, type):
+        refuse()
+
+
 def _unsupported(value):
+    _refused(value)
     return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
                       "Tensor.")
 
@@ -197,6 +205,7 @@ def to_dtype(value, dtype, infer_foreign=False):
         return _cast(value, dtype)
     kinds = _python_kinds(value)
     if None in kinds:
+        _refused(value)
         if value is None:
             raise _unsupported(value)
         raise cannot_convert(value, dtype)

@@ -10,6 +10,7 @@ from . import (
            metrics,
            models,  # noqa: E402
            optimizers,
+           random,
            regularizers,
            utils,
 )
@@ -20,3 +21,4 @@ __all__ = ["activations", "backend", "callbacks", "initializers", "layers", "los
            "regularizers", "Variable"]
 __all__ += ["models", "Model", "Sequential", "Input"]
 __all__ += ["utils"]
+__all__ += ["random"]

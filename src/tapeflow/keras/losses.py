@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 
-from . import _state
+from . import _masks, _state
 from ._loss_functions import (
     KLD,
     MAE,
@@ -153,10 +153,13 @@ class Loss:
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         tf = _tf()
+        in_mask = _masks.get_keras_mask(y_pred)  # the mask a masked model output carries (Keras's rule)
         with tf.name_scope(self.name):
             y_pred = _to_tensor(y_pred, self.dtype)
             y_true = _to_tensor(y_true, self.dtype)
             losses, mask = self._call_with_mask(y_true, y_pred)
+            if in_mask is not None:
+                mask = in_mask if mask is None else tf.logical_and(in_mask, mask)
             return reduce_weighted_values(losses, sample_weight=sample_weight, mask=mask,
                                           reduction=self.reduction, dtype=self.dtype)
 

@@ -18,6 +18,20 @@ from ._loss_functions import mean_squared_error as _mse_fn
 from ._loss_functions import squeeze_or_expand_to_same_rank
 from ._metric_base import Mean, Metric, Sum, floatx
 from ._metric_base import MeanMetricWrapper as _MeanMetricWrapper
+from ._metrics_extra import (
+    BinaryIoU,
+    ConcordanceCorrelation,
+    F1Score,
+    FBetaScore,
+    IoU,
+    MeanIoU,
+    OneHotIoU,
+    OneHotMeanIoU,
+    PearsonCorrelation,
+    R2Score,
+    concordance_correlation,
+    pearson_correlation,
+)
 from ._metrics_more import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
@@ -51,6 +65,10 @@ __all__ += [
     "LogCoshError", "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
     "KLDivergence", "Poisson", "Hinge", "SquaredHinge", "CategoricalHinge", "TruePositives", "FalsePositives",
     "TrueNegatives", "FalseNegatives",
+]
+__all__ += [
+    "IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU", "FBetaScore", "F1Score", "R2Score",
+    "PearsonCorrelation", "ConcordanceCorrelation", "pearson_correlation", "concordance_correlation",
 ]
 
 # The loss functions that Keras also lists under ``keras.metrics`` (the same objects).

@@ -14,8 +14,24 @@ import random
 import numpy as np
 
 from ._progbar import Progbar
+from ._state import clear_session
+from ._utils_more import (
+    CustomObjectScope,
+    custom_object_scope,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    pack_x_y_sample_weight,
+    pad_sequences,
+    register_keras_serializable,
+    unpack_x_y_sample_weight,
+)
+from .variables import standardize_dtype
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "Progbar"]
+__all__ += ["pad_sequences", "register_keras_serializable", "get_registered_name", "get_registered_object",
+            "get_custom_objects", "custom_object_scope", "CustomObjectScope", "pack_x_y_sample_weight",
+            "unpack_x_y_sample_weight", "clear_session", "standardize_dtype"]
 
 _EPSILON = 1e-7
 

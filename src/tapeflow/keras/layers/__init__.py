@@ -30,3 +30,6 @@ __all__ += ["EinsumDense"]
 from .attention import MultiHeadAttention  # noqa: E402
 
 __all__ += ["MultiHeadAttention"]
+from .masking import Masking  # noqa: E402
+
+__all__ += ["Masking"]

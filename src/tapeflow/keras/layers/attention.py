@@ -4,9 +4,9 @@
 Two computations, chosen as Keras's TensorFlow backend chooses them: with rank-3 inputs, no dropout and no
 attention scores requested, the fused path (logits scaled after the product, masked positions set to
 ``-0.7 * 3.38953e38``, a fully masked row becomes uniform); otherwise the explicit path (query scaled first, masked
-positions set to ``-1e9`` before the softmax and to zero after it). Keras masks carried by tensors (``mask_zero``
-embeddings) do not exist in tapeflow, so ``query_mask`` is ignored as Keras ignores an explicit one;
-``value_mask`` and ``key_mask`` are honoured.
+positions set to ``-1e9`` before the softmax and to zero after it). As in Keras, ``query_mask`` is the mask
+the query tensor carries (an explicit one is ignored), ``value_mask``/``key_mask`` come from the tensors' masks
+unless given, the inputs' masks are detached during the call, and the output carries the query's mask.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import string
 
 import numpy as np
 
+from .. import _masks
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .._state import auto_name
@@ -237,10 +238,10 @@ class MultiHeadAttention(Layer):
         t, s = query.shape[1], value.shape[1]
         return (np.abs(np.arange(t)[:, None] - np.arange(s)[None, :]) < self._sliding_window)[None]
 
-    def _combined_mask(self, query, value, value_mask, key_mask, attention_mask, use_causal_mask):
+    def _combined_mask(self, query, value, value_mask, key_mask, attention_mask, use_causal_mask, query_mask=None):
         import tapeflow as tf
 
-        auto = None
+        auto = None if query_mask is None else tf.expand_dims(tf.cast(query_mask, "bool"), -1)
         for m in (value_mask, key_mask):
             if m is not None:
                 m = tf.expand_dims(tf.cast(m, "bool"), -2)
@@ -328,14 +329,16 @@ class MultiHeadAttention(Layer):
             key = value
         if self._query_dense is None:
             self.build(_shape_of(query), _shape_of(value), _shape_of(key))
-        # Keras replaces ``query_mask`` by the mask the query tensor carries: none in tapeflow.
-        causal_only = (use_causal_mask and value_mask is None and key_mask is None and attention_mask is None
-                       and self._sliding_window is None)
+        query_mask = _masks.get_keras_mask(query)  # Keras ignores an explicit ``query_mask``
+        for x in (query, value, key):
+            _masks.set_keras_mask(x, None)
+        causal_only = (use_causal_mask and query_mask is None and value_mask is None and key_mask is None
+                       and attention_mask is None and self._sliding_window is None)
         if causal_only:
             attention_mask = None
         else:
             attention_mask = self._combined_mask(query, value, value_mask, key_mask, attention_mask,
-                                                 use_causal_mask)
+                                                 use_causal_mask, query_mask)
         gate = self._gate_dense(query) if self._use_gate else None
         query = self._query_dense(query)
         key = self._key_dense(key)

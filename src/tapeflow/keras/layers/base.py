@@ -24,6 +24,7 @@ import numpy as np
 from ..._core.errors import OpError
 from ..._core.tensor import convert_to_tensor, is_tensor
 from ...ops.array_ops import cast
+from .. import _masks
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .._state import auto_name, name_scope
@@ -497,8 +498,12 @@ class Layer:
             return _SYMBOLIC_CALL[0](self, args, kwargs)
         self._check_super_called()
         self._called = True
+        masks_in_use = bool(_masks.TABLE)  # masks are rare: the common call pays this one check
+        if masks_in_use:
+            originals = _flatten([list(args), list(kwargs.values())])
         args = _map(self._convert_input, args)
         kwargs = {k: _map(self._convert_input, v) for k, v in kwargs.items()}
+        previous_mask = self._masks_to_kwargs(originals, args, kwargs) if masks_in_use else None
         for arg in _flatten(args):
             if arg is not None and not _is_tensor(arg):
                 raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
@@ -529,12 +534,83 @@ class Layer:
                 self.built = True
                 if self.activity_regularizer is not None:
                     self._add_activity_loss(outputs)
+                if previous_mask is not None or (type(self).compute_mask is not Layer.compute_mask
+                                                 and self.supports_masking):
+                    self._set_mask_metadata(first, outputs, previous_mask)
         finally:
             _CONTEXT.training = outer_training
             if entry:
                 _CONTEXT.entry = None
                 _CONTEXT.training = None
         return outputs
+
+    # --- masks (Keras's ``_keras_mask`` convention) ------------------------------------------------------
+    @property
+    def supports_masking(self):
+        """Whether the layer computes an output mask (by default: whether it overrides ``compute_mask``)."""
+        value = self.__dict__.get("_supports_masking")
+        return type(self).compute_mask is not Layer.compute_mask if value is None else value
+
+    @supports_masking.setter
+    def supports_masking(self, value):
+        self._supports_masking = value
+
+    def compute_mask(self, inputs, previous_mask):
+        """The output mask: the input's mask, passed through (layers that change the time axis override it)."""
+        return previous_mask
+
+    def _masks_to_kwargs(self, originals, args, kwargs):
+        """Re-attach input masks lost by the conversion, fill ``mask`` (or ``<argument>_mask``) arguments left
+        unset, and return the mask of the first argument (``previous_mask``), as Keras does."""
+        converted = _flatten([list(args), list(kwargs.values())])
+        found = False
+        for old, new in zip(originals, converted):
+            mask = _masks.get_keras_mask(old)
+            if mask is not None:
+                found = True
+                if new is not old:
+                    _masks.set_keras_mask(new, mask)
+        if not found:
+            return None
+        signature = inspect.signature(self.call)
+        params = signature.parameters
+        try:
+            bound = signature.bind_partial(*args, **kwargs).arguments
+        except TypeError:
+            bound = {}
+        tensor_args = {k: v for k, v in bound.items()
+                       if k not in ("mask", "training") and any(_is_tensor(x) for x in _flatten(v))}
+        if len(tensor_args) == 1:
+            if "mask" in params and bound.get("mask") is None:
+                kwargs["mask"] = _map(_masks.get_keras_mask, next(iter(tensor_args.values())))
+        else:
+            for name, value in tensor_args.items():
+                if f"{name}_mask" in params and bound.get(f"{name}_mask") is None:
+                    kwargs[f"{name}_mask"] = _map(_masks.get_keras_mask, value)
+        if kwargs.get("mask") is not None:
+            previous = kwargs["mask"]
+        else:
+            first = args[0] if args else next(iter(kwargs.values()), None)
+            previous = _map(_masks.get_keras_mask, first)
+        if all(m is None for m in _flatten(previous)):
+            return None
+        if not self.supports_masking:
+            warnings.warn(f"Layer '{self.name}' (of type {type(self).__name__}) was passed an input with a mask "
+                          "attached to it. However, this layer does not support masking and will therefore destroy "
+                          "the mask information. Downstream layers will not see the mask.", stacklevel=3)
+            return None
+        return previous
+
+    def _set_mask_metadata(self, inputs, outputs, previous_mask):
+        flat_outputs = _flatten(outputs)
+        if all(_masks.get_keras_mask(x) is not None for x in flat_outputs):
+            return
+        output_masks = self.compute_mask(inputs, previous_mask)
+        if output_masks is None:
+            return
+        for tensor, mask in zip(flat_outputs, _flatten(output_masks)):
+            if mask is not None and _masks.get_keras_mask(tensor) is None:
+                _masks.set_keras_mask(tensor, mask)
 
     def _bind_call_arguments(self, args, kwargs):
         """Raise ``inspect``'s ``TypeError`` (as Keras does, before building) when ``call`` cannot take the

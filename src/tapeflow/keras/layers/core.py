@@ -74,6 +74,7 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2)
         self.kernel = None
         self.bias = None
+        self.supports_masking = True
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
@@ -129,6 +130,7 @@ class Activation(Layer):
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = _activations.get(activation)
+        self.supports_masking = True
 
     def call(self, inputs):
         return self.activation(inputs)
@@ -228,6 +230,7 @@ class Dropout(Layer):
                              f"Received: rate={rate}")
         self.rate = rate
         self.seed = seed
+        self.supports_masking = True
         if noise_shape is not None:
             if isinstance(noise_shape, str) or not hasattr(noise_shape, "__iter__"):
                 raise ValueError("Invalid value received for argument `noise_shape`. Expected an iterable of integers "
@@ -303,12 +306,40 @@ class Add(Layer):
             out = out + x
         return out
 
+    def compute_mask(self, inputs, mask=None):
+        """The union (logical or) of the inputs' masks; ``None`` when any input has none."""
+        return _merge_mask(inputs, mask)
+
     def compute_output_shape(self, input_shape):
         out = tuple(input_shape[0][1:])
         for shape in input_shape[1:]:
             out = _elemwise_shape(out, tuple(shape[1:]))
         batch = {s[0] for s in input_shape if s} - {None}
         return ((batch.pop() if len(batch) == 1 else None), *out)
+
+
+def _check_merge_masks(inputs, mask):
+    if not isinstance(mask, (tuple, list)):
+        raise ValueError(f"`mask` should be a list. Received: mask={mask}")
+    if not isinstance(inputs, (tuple, list)):
+        raise ValueError(f"`inputs` should be a list. Received: inputs={inputs}")
+    if len(mask) != len(inputs):
+        raise ValueError("The lists `inputs` and `mask` should have the same length. Received: "
+                         f"inputs={inputs} of length {len(inputs)}, and mask={mask} of length {len(mask)}")
+
+
+def _merge_mask(inputs, mask=None):
+    """The union (logical or) of the inputs' masks; ``None`` when any input has none."""
+    if mask is None:
+        return None
+    _check_merge_masks(inputs, mask)
+    if any(m is None for m in mask):
+        return None
+    out = mask[0]
+    for m in mask[1:]:
+        out = _tf().logical_or(out, m)
+    return out
+
 
 
 class Concatenate(Layer):
@@ -354,6 +385,28 @@ class Concatenate(Layer):
                 total += shape[self.axis]
         out[self.axis] = total
         return tuple(out)
+
+    @property
+    def supports_masking(self):
+        return True
+
+    def compute_mask(self, inputs, mask=None):
+        """Per position, whether any concatenated input is unmasked there (unmasked inputs count as all True)."""
+        if mask is None:
+            return None
+        _check_merge_masks(inputs, mask)
+        if all(m is None for m in mask):
+            return None
+        tf = _tf()
+        masks = []
+        for x, m in zip(inputs, mask):
+            if m is None:
+                masks.append(tf.ones_like(x, dtype="bool"))
+            elif m.shape.rank < x.shape.rank:
+                masks.append(tf.logical_or(tf.expand_dims(m, -1), tf.zeros_like(x, dtype="bool")))
+            else:
+                masks.append(m)
+        return tf.reduce_any(tf.concat(masks, axis=self.axis), axis=-1)
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}

@@ -185,7 +185,7 @@ class LayerNormalization(Layer):
         axes = self._axes(ndim)
         shape = _broadcast_shape(ndim, axes, inputs.shape.as_list())
         mean, variance = tf.nn.moments(inputs, axes=axes, keepdims=True)
-        inv = tf.math.rsqrt(variance + cast(self.epsilon, inputs.dtype))
+        inv = tf.math.rsqrt(variance + self.epsilon)  # a Python epsilon converts exactly (cast would round it)
         if self.gamma is not None:
             inv = inv * reshape(cast(self.gamma, inputs.dtype), shape)
         res = -mean * inv

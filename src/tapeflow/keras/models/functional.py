@@ -4,8 +4,9 @@ Calling a layer on ``KerasTensor`` s builds it from the symbolic shapes, runs it
 (inference mode) to learn the output dtypes (and the shapes, when ``compute_output_shape`` cannot say), and records a
 ``Node`` linking the input tensors to new output ``KerasTensor`` s. ``Model(inputs, outputs)`` walks these nodes back
 from the outputs, orders the layers the way Keras does (by depth from the outputs, then by first traversal) and
-replays the nodes on real tensors when called. Operators and ``tf.*`` ops on ``KerasTensor`` s are not supported
-(only layer calls), and masks are not propagated.
+replays the nodes on real tensors when called. Python operators on ``KerasTensor`` s make operation nodes
+(``_symbolic_ops.py``); ``tf.*`` ops refuse them with Keras's ``ValueError``, as in TensorFlow. A layer output whose
+probe carries a mask gets a symbolic ``_keras_mask``; at run time masks travel on the real tensors.
 
 ``Layer.__call__`` hands calls with ``KerasTensor`` s to :func:`_symbolic_call`, registered here.
 """
@@ -17,9 +18,11 @@ import warnings
 import numpy as np
 
 from ..._core.tensor import convert_to_tensor
+from .. import _masks
 from .._state import auto_name, name_scope
 from ..layers.base import Layer, _flatten, _map, _shape_of, register_symbolic_call
 from ..variables import standardize_dtype
+from ._symbolic_ops import Operation, install_operators
 from .model import Model
 
 __all__ = ["KerasTensor", "InputLayer", "Input", "Functional", "Node"]
@@ -30,6 +33,7 @@ class KerasTensor:
     that made it (``_keras_history``: layer, node index, tensor index)."""
 
     _keras_symbolic = True  # what Layer.__call__ looks for
+    _keras_mask = None  # a KerasTensor standing for the mask that real tensors here will carry
 
     def __init__(self, shape, dtype="float32", sparse=False, ragged=False, name=None):
         self.shape = tuple(shape)
@@ -48,6 +52,41 @@ class KerasTensor:
                 f"ragged={self.ragged}, name={self.name}>")
 
     __str__ = __repr__
+
+    def _tapeflow_to_tensor(self, dtype=None):
+        """What tf ops meet when they convert a ``KerasTensor``: Keras's refusal (TF's ``__tf_tensor__``)."""
+        raise ValueError(_TF_FUNCTION_MESSAGE)
+
+    def _tapeflow_refuse_conversion(self):
+        """The same refusal, for the converter's error paths (a ``KerasTensor`` inside a list, or as a 2nd operand)."""
+        raise ValueError(_TF_FUNCTION_MESSAGE)
+
+    def __array__(self, *args, **kwargs):
+        raise ValueError(_SYMBOLIC_VALUE_MESSAGE + "a NumPy array.")
+
+    def __int__(self):
+        raise ValueError(_SYMBOLIC_VALUE_MESSAGE + "an int.")
+
+    def __float__(self):
+        raise ValueError(_SYMBOLIC_VALUE_MESSAGE + "a float.")
+
+    def __bool__(self):
+        raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
+
+    def __iter__(self):
+        raise NotImplementedError("Iterating over a symbolic KerasTensor is not supported.")
+
+
+_SYMBOLIC_VALUE_MESSAGE = ("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have "
+                           "any actual numerical value. You cannot convert it to ")
+_TF_FUNCTION_MESSAGE = (
+    "A KerasTensor cannot be used as input to a TensorFlow function. A KerasTensor is a symbolic placeholder for a "
+    "shape and dtype, used when constructing Keras Functional models or Keras Functions. You can only use it as "
+    "input to a Keras layer or a Keras operation (from the namespaces `keras.layers` and `keras.ops`). You are "
+    "likely doing something like:\n\n```\nx = Input(...)\n...\ntf_fn(x)  # Invalid.\n```\n\nWhat you should "
+    "do instead is wrap `tf_fn` in a layer:\n\n```\nclass MyLayer(Layer):\n    def call(self, x):\n        "
+    "return tf_fn(x)\n\nx = MyLayer()(x)\n```\n")
+install_operators(KerasTensor)
 
 
 class Node:
@@ -136,7 +175,11 @@ def _is_shape(x):
 
 
 def _zeros_like(kt):
-    return convert_to_tensor(np.zeros(tuple(1 if d is None else d for d in kt.shape), dtype=kt.dtype))
+    out = convert_to_tensor(np.zeros(tuple(1 if d is None else d for d in kt.shape), dtype=kt.dtype))
+    if kt._keras_mask is not None:
+        _masks.set_keras_mask(out, convert_to_tensor(np.ones(tuple(1 if d is None else d
+                                                                   for d in kt._keras_mask.shape), dtype=bool)))
+    return out
 
 
 def _symbolic_outputs(layer, first, probe):
@@ -185,6 +228,11 @@ def _symbolic_call(layer, args, kwargs):
     probe = Layer.__call__(layer, *_map(concrete, args), **probe_kwargs)  # concrete inputs: the eager path
     layer._clear_losses()
     outputs = _symbolic_outputs(layer, first, probe)
+    for kt, real in zip(_flatten(outputs), _flatten(probe)):
+        mask = _masks.get_keras_mask(real)
+        if mask is not None:
+            batch = kt.shape[0] if kt.shape else None
+            kt._keras_mask = KerasTensor((batch, *mask.shape.as_list()[1:]), dtype=mask.dtype.name)
     Node(layer, args, dict(kwargs), outputs)
     return outputs
 
@@ -305,7 +353,8 @@ class Functional(Model):
         for path, x in out_paths:
             if id(x) not in available:
                 raise ValueError(f"Output with path `{path}` is not connected to `inputs`")
-        object.__setattr__(self, "_layers", list(layers))
+        object.__setattr__(self, "_operations", list(layers))
+        object.__setattr__(self, "_layers", [op for op in layers if not isinstance(op, Operation)])
         # the names compile() matches per-output losses and metrics against
         object.__setattr__(self, "output_names", [x._keras_history[0].name for x in self.outputs])
         self.built = True
@@ -320,6 +369,11 @@ class Functional(Model):
     def outputs(self):
         """The output ``KerasTensor`` s, as a flat list."""
         return [x for _, x in self._output_paths]
+
+    @property
+    def operations(self):
+        """The layers and the operator nodes (``add``, ``get_item``...), in the order ``summary()`` lists them."""
+        return list(self._operations)
 
     @property
     def input(self):
@@ -379,12 +433,12 @@ class Functional(Model):
         sequential_like = all(len(v) == 1 and len(v[0].input_tensors) <= 1 for v in by_depth.values())
         relevant = set(self._node_depth)
         if sequential_like:
-            for layer in self._layers:
+            for layer in self._operations:
                 if sum(node in relevant for node in _inbound_nodes(layer)) > 1:
                     sequential_like = False
                     break
         rows = []
-        for layer in self._layers:
+        for layer in self._operations:
             nodes = _inbound_nodes(layer)
             shape = _shape_text(nodes[-1].outputs) if nodes else "?"
             links = []

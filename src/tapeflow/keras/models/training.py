@@ -375,6 +375,49 @@ class TrainingMixin:
         return _concat(outputs)
 
 
+    # --- single batches ----------------------------------------------------------------------------------
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One training step on one batch, after resetting the metrics (as Keras does): the loss and metrics of
+        that batch alone, as ``evaluate`` returns them (a float, a list, or a dict with ``return_dict``).
+
+        Raises:
+            ValueError: if the model is not compiled, or for both ``sample_weight`` and ``class_weight``.
+        """
+        self._assert_compiled()
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("Arguments `sample_weight` and `class_weight` cannot be specified at the same time. "
+                                 f"Received: sample_weight={sample_weight}, class_weight={class_weight}")
+            sample_weight = _data.class_weights(_data.to_numpy(y), class_weight)
+        return self._on_batch(self.train_step, x, y, sample_weight, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """Evaluate one batch after resetting the metrics; returns like ``train_on_batch``.
+
+        Raises:
+            ValueError: if the model is not compiled.
+        """
+        self._assert_compiled()
+        return self._on_batch(self.test_step, x, y, sample_weight, return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs on one batch, as NumPy arrays (same nesting)."""
+        x = _data.to_numpy(x)
+        return _data.to_numpy(self.predict_step((_data.to_tensors(x),)))
+
+    def _on_batch(self, step_fn, x, y, sample_weight, return_dict):
+        x, y, sample_weight = _data.to_numpy(x), _data.to_numpy(y), _data.to_numpy(sample_weight)
+        self.reset_metrics()
+        data = (_data.to_tensors(x),) if y is None else (_data.to_tensors(x), _data.to_tensors(y))
+        if y is not None and sample_weight is not None:
+            data += (_data.to_tensors(sample_weight),)
+        logs = self._compiled_step(step_fn, data)
+        logs = {k: _python(logs[k]) for k in sorted(logs)}
+        if return_dict:
+            return logs
+        return self._flatten_metrics_in_order(logs)
+
+
 def _concat(batches):
     first = batches[0]
     if isinstance(first, (list, tuple)):

@@ -2,15 +2,20 @@
 
 from . import schedules
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
 from .base import Optimizer
+from .ftrl import Ftrl
+from .lamb import Lamb
+from .lion import Lion
 from .nadam import Nadam
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "schedules"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl",
+           "Lion", "Lamb", "Adafactor", "schedules"]
 
 
 class _Legacy:
