@@ -5,7 +5,9 @@ and is checked for
 (b) first-order gradients of ``reduce_sum(f(x) * w)`` against central differences, for every input;
 (c) second-order gradients (nested tapes) of ``reduce_sum(grad * v)`` against differences of the first order;
 (d) ``None`` gradients through non-differentiable ops (zeros for ``tf.sign``, as TF defines it);
-(e) coverage: a registered op without an entry fails the suite, and each entry's flags match the registry.
+(e) coverage: a registered op without an entry fails the suite, and each entry's flags match the registry;
+(f) rules on NumPy values (``Op.defraw``, used when nothing records the backward pass) agree bit for bit with the
+    tensor rules, in float32 and float64.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow._core import backprop
 from tapeflow._core.registry import REGISTRY
 from tests.gradcheck import assert_gradient_close, central_difference
 from tests.op_db import DB, OP_DB, registry_name
@@ -245,8 +248,8 @@ def test_entry_data_is_well_formed(entry):
         assert name == "*" or name in names, f"{entry.name}: xfail for unknown sample {name!r}"
 
 
-def _count_calls(monkeypatch, ops, attr):
-    calls = []
+def _count_calls(monkeypatch, ops, attr, calls=None):
+    calls = [] if calls is None else calls
     for op in ops:
         original = getattr(op, attr)
         if original is None:
@@ -282,6 +285,7 @@ def test_gradient_test_runs_the_rule(entry, monkeypatch):
     sample = entry.samples[0]
     ws = _weights(entry, sample)
     rules = _count_calls(monkeypatch, ops, "vjp")
+    _count_calls(monkeypatch, ops, "raw", rules)
     _first_order(entry, sample, sample.args, ws)
     assert rules, f"{entry.name}'s first-order test never called its gradient rule"
 
@@ -302,3 +306,34 @@ def test_covered_by_entry_runs_the_gradient_op(entry, monkeypatch):
         for sample in cover.samples:
             _second_order(cover, sample, sample.args, _weights(cover, sample), _directions(cover, sample))
         assert rules, f"{cover.name}'s second-order test never ran {entry.name}'s gradient rule"
+
+
+# ------------------------------------------------------------------------------------------ (f) rules on arrays
+
+
+RAW = [e for e in DIFFERENTIABLE if any(op.raw is not None for op in _ops_named(e.name))]
+
+
+def test_hot_ops_have_rules_on_arrays():
+    """The ops of a dense training step keep their rules on arrays (the speed of ``gradient()`` rests on them)."""
+    hot = {"AddV2", "Sub", "Mul", "MatMul", "Relu", "Mean", "Sum", "SparseSoftmaxCrossEntropyWithLogits", "Pow"}
+    assert hot <= {e.name for e in RAW}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("entry,sample", _params(RAW, "grad"))
+def test_raw_rule_matches_tensor_rule(entry, sample, dtype, monkeypatch):
+    arrays = [a.astype(dtype) for a in sample.args]
+    rng = _rng("raw", entry.name, sample.name)
+    outs = _call(entry, sample, _inputs(entry, arrays))
+    ws = [rng.standard_normal(np.shape(_np(o))).astype(_np(o).dtype) for o in outs]
+    calls = _count_calls(monkeypatch, _ops_named(entry.name), "raw")
+    raw = [_np(g) for g in _first_order(entry, sample, arrays, ws)]
+    assert calls, f"{entry.name}: the rule on arrays did not run"
+    monkeypatch.setattr(backprop, "RAW_BACKWARD", False)
+    ref = [_np(g) for g in _first_order(entry, sample, arrays, ws)]
+    for i, (a, b) in enumerate(zip(raw, ref)):
+        assert (a is None) == (b is None), f"input {i}: {a!r} vs {b!r}"
+        if a is not None:
+            assert a.dtype == b.dtype and a.shape == b.shape, f"input {i}: {a.dtype}{a.shape} vs {b.dtype}{b.shape}"
+            np.testing.assert_array_equal(a, b, err_msg=f"input {i}")

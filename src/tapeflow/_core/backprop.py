@@ -12,6 +12,11 @@
 ``None`` is the symbolic zero throughout. Rules run through :func:`execute` like any op, so a tape that is still
 recording (an outer tape, or a persistent tape differentiated inside its own block) records the backward pass,
 which is how higher derivatives work.
+
+When no tape records (the usual ``gradient()`` of a non-persistent tape), there is nothing to record and the scan
+runs on NumPy values instead (:func:`_walk_raw`): ops with a rule on arrays (``Op.defraw``) compute their input
+gradients without a tensor or a dispatch per gradient op, the others run their tensor rule on the record's
+tensors. The values are the same bit for bit; only the Python work around them shrinks.
 """
 
 from __future__ import annotations
@@ -24,23 +29,29 @@ from . import errors
 from .convert import c_name
 from .dispatch import READ_VARIABLE, execute
 from .dtypes import TRAINABLE_NUMS
-from .state import loud, quiet
+from .state import STATE, loud, quiet
 from .tensor import wrap
 
-__all__ = ["backward", "unbroadcast"]
+__all__ = ["backward", "unbroadcast", "RAW_BACKWARD"]
+
+# Whether a backward pass that nothing records may run on NumPy values. ``tf.debugging.enable_check_numerics``
+# turns it off: it watches every gradient op, so every one of them must run as an op.
+RAW_BACKWARD = True
+_RAW_ERRORS = (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, OverflowError)
 
 
-_OPS = _ADD = _SUM = _ALL_AXES = None
+_OPS = _ADD = _SUM = _ALL_AXES = _SUM_FORWARD = _RESHAPE_FORWARD = None
 
 
 def _ops():
     """``(math_ops, array_ops, reduction_ops)``, imported on first use: the op modules build on this package."""
-    global _OPS, _ADD, _SUM, _ALL_AXES
+    global _OPS, _ADD, _SUM, _ALL_AXES, _SUM_FORWARD, _RESHAPE_FORWARD
     if _OPS is None:
         from ..ops import array_ops, math_ops, reduction_ops
 
         _OPS = (math_ops, array_ops, reduction_ops)
         _ADD, _SUM, _ALL_AXES = math_ops.ADD, reduction_ops.SUM, reduction_ops.ALL_AXES
+        _SUM_FORWARD, _RESHAPE_FORWARD = _SUM.forward, array_ops.RESHAPE.forward
     return _OPS
 
 
@@ -77,6 +88,21 @@ def unbroadcast(g, shape):
         g = execute(_SUM, (g,), attrs)
     if g._value.shape != shape:
         g = array_ops.reshape(g, shape)
+    return g
+
+
+def _unbroadcast_raw(g, shape):
+    """:func:`unbroadcast` on a NumPy value, with the same kernels."""
+    if not shape:
+        return _SUM_FORWARD(g, None, False)
+    gshape = g.shape
+    attrs = _SUM_ATTRS.get((gshape, shape), _UNSEEN)
+    if attrs is _UNSEEN:
+        attrs = _sum_attrs(gshape, shape)
+    if attrs is not None:
+        g = _SUM_FORWARD(g, **attrs)
+    if g.shape != shape:
+        g = _RESHAPE_FORWARD(g, shape)
     return g
 
 
@@ -138,17 +164,30 @@ def backward(recording, targets, sources, output_gradients=None):
         prev = grads.get(target._id)
         grads[target._id] = seed if prev is None else _add(prev, seed)
 
+    raw = False
     if grads:
         token = quiet()  # NaN and inf gradients are results here, as in TF, not warnings
         try:
-            _walk(path, grads, reach, source_ids, targets)
+            if RAW_BACKWARD and not STATE.tapes:
+                seeds = grads
+                grads = {k: g._value for k, g in seeds.items()}
+                try:
+                    raw = _walk_raw(path, grads, reach, source_ids, targets)
+                except _RAW_ERRORS:
+                    # A gradient op failed on arrays (mismatched output gradients): run the scan again on tensors,
+                    # whose ops raise TensorFlow's error for it.
+                    grads, raw = seeds, False
+                    _walk(path, grads, reach, source_ids, targets)
+            else:
+                _walk(path, grads, reach, source_ids, targets)
         finally:
             loud(token)
     # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
     get = grads.get
     out = []
     for s in sources:
-        out.append(get(s._id))
+        g = get(s._id)
+        out.append(wrap(g) if raw and g is not None else g)
     return out
 
 
@@ -241,6 +280,120 @@ def _walk(path, grads, reach, source_ids, targets):
                     ig = unbroadcast(ig, shape)
                 prev = get(t._id)
                 grads[t._id] = ig if prev is None else _add(prev, ig)
+
+
+def _walk_raw(path, grads, reach, source_ids, targets):
+    """:func:`_walk` on NumPy values, for a backward pass that no tape records; ``grads`` holds arrays.
+
+    Returns True when it ends with arrays in ``grads``; False when a tensor rule gave an ``IndexedSlices`` and the
+    scan went on in :func:`_walk_sparse`, which leaves tensors there. Rules on arrays never give slices.
+    """
+    get, pop = grads.get, grads.pop
+    records = reversed(path)
+    for op, inputs, outputs, attrs, _where in records:
+        if op.multi_output:
+            g = tuple([get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs])
+            if op.vjp is None or all(x is None for x in g):
+                continue
+            ans = tuple([o._value for o in outputs])
+        else:
+            oid = outputs._id
+            g = get(oid) if oid in source_ids else pop(oid, None)
+            if g is None:
+                continue
+            if op is READ_VARIABLE:  # an identity to the variable: no rule, no shape to fit
+                vid = inputs[0]._id
+                prev = get(vid)
+                grads[vid] = g if prev is None else prev + g
+                continue
+            if op.vjp is None:
+                continue
+            ans = outputs._value
+        rule = op.raw
+        if rule is None:
+            if not _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
+                return _to_sparse_walk(path, length_hint(records), grads, reach, source_ids, targets)
+            continue
+        # Spelled out for one and two inputs, as in ``_walk``: this loop runs on every training step.
+        if len(inputs) == 2:
+            x, y = inputs
+            xv, yv = x._value, y._value
+            xin, yin = x._id in reach, y._id in reach
+            if op.raw_needs:
+                gx, gy = rule(g, ans, xv, yv, (xin, yin), **attrs) if attrs else rule(g, ans, xv, yv, (xin, yin))
+            else:
+                gx, gy = rule(g, ans, xv, yv, **attrs) if attrs else rule(g, ans, xv, yv)
+            if xin and gx is not None:
+                if gx.shape != xv.shape:
+                    gx = _unbroadcast_raw(gx, xv.shape)
+                prev = get(x._id)
+                grads[x._id] = gx if prev is None else prev + gx
+            if yin and gy is not None:
+                if gy.shape != yv.shape:
+                    gy = _unbroadcast_raw(gy, yv.shape)
+                prev = get(y._id)
+                grads[y._id] = gy if prev is None else prev + gy
+            continue
+        if len(inputs) == 1:
+            x = inputs[0]
+            xv = x._value
+            gx = rule(g, ans, xv, **attrs) if attrs else rule(g, ans, xv)
+            if gx is not None:
+                if gx.shape != xv.shape:
+                    gx = _unbroadcast_raw(gx, xv.shape)
+                prev = get(x._id)
+                grads[x._id] = gx if prev is None else prev + gx
+            continue
+        needs = tuple([t._id in reach for t in inputs])
+        values = [t._value for t in inputs]
+        in_grads = rule(g, ans, *values, needs, **attrs) if op.raw_needs else rule(g, ans, *values, **attrs)
+        _accumulate_raw(inputs, needs, in_grads, grads)
+    return True
+
+
+def _accumulate_raw(inputs, needs, in_grads, grads):
+    for t, need, ig in zip(inputs, needs, in_grads):
+        if need and ig is not None:
+            shape = t._value.shape
+            if ig.shape != shape:
+                ig = _unbroadcast_raw(ig, shape)
+            prev = grads.get(t._id)
+            grads[t._id] = ig if prev is None else prev + ig
+
+
+def _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
+    """Run ``op``'s tensor rule inside the raw scan and accumulate the values of its dense results.
+
+    Returns False, having accumulated nothing, when a result is an ``IndexedSlices``: the caller then hands the
+    scan over to :func:`_walk_sparse`, which redoes this record with tensors.
+    """
+    needs = tuple([t._id in reach for t in inputs])
+    tg = wrap(g) if not op.multi_output else tuple([None if x is None else wrap(x) for x in g])
+    if len(inputs) == 1:
+        in_grads = (op.vjp(tg, outputs, inputs[0], **attrs),)
+    elif op.vjp_needs:
+        in_grads = op.vjp(tg, outputs, *inputs, needs, **attrs)
+    else:
+        in_grads = op.vjp(tg, outputs, *inputs, **attrs)
+    if any(_is_slices(x) for x in in_grads):
+        # Put the upstream gradient back for the sparse scan, which starts again at this record.
+        if not op.multi_output:
+            grads[outputs._id] = g
+        else:
+            for o, x in zip(outputs, g):
+                if x is not None:
+                    grads[o._id] = x
+        return False
+    _accumulate_raw(inputs, needs, [None if x is None else x._value for x in in_grads], grads)
+    return True
+
+
+def _to_sparse_walk(path, index, grads, reach, source_ids, targets):
+    """Hand the raw scan over to :func:`_walk_sparse` from record ``index`` on: gradients become tensors again."""
+    for k, g in grads.items():
+        grads[k] = wrap(g)
+    _walk_sparse(path, index + 1, [], grads, reach, source_ids, targets)
+    return False
 
 
 # ------------------------------------------------------------------------------------------ sparse gradients

@@ -16,6 +16,13 @@ broadcasting ops return the gradient at the broadcast shape and never unbroadcas
 
 Ops with ``vjp = None`` are declared non-differentiable: gradients through them are ``None``, never zeros.
 
+Forward mode (``tf.autodiff.ForwardAccumulator``) may use an op's own JVP rule,
+``jvp(tangents, ans, *inputs, **attrs)``: ``tangents`` is a tuple aligned with the inputs (``None`` = zero tangent,
+at least one is not), and the rule returns the output's tangent (a tuple for multi-output ops), written with
+tapeflow ops like the gradient rules. An op without one gets its JVP from its gradient rule (transposing the
+linear map ``g -> vjp(g)``), so every differentiable op has a JVP; own rules are for speed. They are registered
+with ``@OP.defjvp`` in ``tapeflow/ops/jvp_rules.py``.
+
 Defining an op::
 
     @defop("Exp", dtypes=FLOAT_COMPLEX)
@@ -65,6 +72,7 @@ class Op:
         name: TensorFlow's op name (``"AddV2"``, ``"MatMul"``), used in error messages and by the tape.
         forward: ``forward(*values, **attrs)`` on NumPy values.
         vjp: the gradient rule (see the module docstring), or ``None`` for a non-differentiable op.
+        raw: optionally, the same rule on NumPy values (:meth:`defraw`), for backward passes nothing records.
         num_outputs: 1 for a single result (the common case), else the length of the tuple ``forward`` returns.
         allowed: dtype names the first input may have (``None``: any); checked before ``forward`` runs.
         same_dtype: whether all inputs must share the first input's dtype (TF's ``T`` attribute).
@@ -74,15 +82,18 @@ class Op:
             TF returns without a word).
     """
 
-    __slots__ = ("name", "forward", "vjp", "vjp_needs", "num_outputs", "allowed", "allowed_nums", "same_dtype",
-                 "signature", "on_error", "quiet", "multi_output", "doc")
+    __slots__ = ("name", "forward", "vjp", "vjp_needs", "raw", "raw_needs", "num_outputs", "allowed", "allowed_nums",
+                 "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
                  on_error=None, quiet=False):
         self.name = name
         self.forward = forward
         self.vjp = None
+        self.jvp = None  # own forward-mode rule (optional: derived from ``vjp`` when absent)
         self.vjp_needs = False
+        self.raw = None
+        self.raw_needs = False
         self.num_outputs = num_outputs
         # A tuple-returning op stays one even with a single output (unstacking an axis of length 1).
         self.multi_output = num_outputs != 1
@@ -104,6 +115,23 @@ class Op:
         code = rule.__code__
         self.vjp = rule
         self.vjp_needs = "needs" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        return rule
+
+    def defraw(self, rule):
+        """Register ``rule``, the gradient rule on NumPy values, used when nothing records the backward pass.
+
+        It takes and returns arrays where :meth:`defvjp`'s rule takes and returns tensors, and must compute the
+        same values with the same kernels (the op database checks that they agree bit for bit): it spares the
+        backward pass of a plain training step one tensor per gradient and one dispatch per gradient op.
+        """
+        code = rule.__code__
+        self.raw = rule
+        self.raw_needs = "needs" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        return rule
+
+    def defjvp(self, rule):
+        """Register ``rule`` as this op's own forward-mode derivative (see the module docstring)."""
+        self.jvp = rule
         return rule
 
     @property

@@ -130,6 +130,11 @@ def _reshape_grad(g, y, x, shape):
     return reshape(g, x._value.shape)
 
 
+@RESHAPE.defraw
+def _reshape_raw(g, y, x, shape):
+    return RESHAPE.forward(g, x.shape)
+
+
 def _shape_arg(shape, op_name="Reshape"):
     """A shape argument (list, tuple, TensorShape, int or integer tensor) as a tuple of ints."""
     if isinstance(shape, TensorShape):
@@ -204,6 +209,11 @@ def IDENTITY(x):
 
 @IDENTITY.defvjp
 def _identity_grad(g, y, x):
+    return g
+
+
+@IDENTITY.defraw
+def _identity_raw(g, y, x):
     return g
 
 

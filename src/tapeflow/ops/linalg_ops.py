@@ -20,7 +20,7 @@ from .._core.tensor import EagerTensor, Tensor, convert_to_tensor
 from ._convert import matching, to_tensor
 from .array_ops import cast, reshape, transpose
 from .math_ops import abs as _abs
-from .math_ops import conj, pow, sqrt
+from .math_ops import conj, pow, raw_cj, sqrt
 from .reduction_ops import reduce_max, reduce_sum
 
 __all__ = ["matmul", "tensordot", "matvec", "matrix_transpose", "adjoint", "cross", "norm", "refused", "Refusal",
@@ -133,6 +133,28 @@ def _matmul_grad(g, c, a, b, needs, transpose_a=False, transpose_b=False):
     else:
         ga = execute(MATMUL, (b, g), _MM[True, True]) if needs[0] else None
         gb = execute(MATMUL, (g, a), _MM[True, True]) if needs[1] else None
+    return ga, gb
+
+
+@MATMUL.defraw
+def _matmul_raw(g, c, a, b, needs, transpose_a=False, transpose_b=False):
+    if a.dtype.kind == "c":
+        a = raw_cj(a)
+    if b.dtype.kind == "c":
+        b = raw_cj(b)
+    mm = MATMUL.forward
+    if not transpose_a and not transpose_b:
+        ga = mm(g, b, False, True) if needs[0] else None
+        gb = mm(a, g, True, False) if needs[1] else None
+    elif not transpose_a and transpose_b:
+        ga = mm(g, b) if needs[0] else None
+        gb = mm(g, a, True, False) if needs[1] else None
+    elif transpose_a and not transpose_b:
+        ga = mm(b, g, False, True) if needs[0] else None
+        gb = mm(a, g) if needs[1] else None
+    else:
+        ga = mm(b, g, True, True) if needs[0] else None
+        gb = mm(g, a, True, True) if needs[1] else None
     return ga, gb
 
 

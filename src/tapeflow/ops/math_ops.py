@@ -60,6 +60,28 @@ def _cj(t):
     return t if t._value.dtype.kind != "c" else execute(CONJ, (t,))
 
 
+def raw_cj(v):
+    """``conj(v)`` for a NumPy value, in rules on arrays (``Op.defraw``), through ``Conj``'s kernel."""
+    return v if v.dtype.kind != "c" else CONJ.forward(v)
+
+
+def via_tensors(rule, g, ans, values, needs=None, **attrs):
+    """Run the tensor ``rule`` from a rule on arrays (for its rare branches); returns the gradients' values.
+
+    ``g`` and ``ans`` may be tuples (multi-output ops) with ``None`` entries; ``values`` are the op's inputs.
+    """
+    def box(v):
+        return tuple([None if x is None else wrap(x) for x in v]) if type(v) is tuple else wrap(v)
+
+    inputs = [wrap(v) for v in values]
+    if needs is not None:
+        inputs.append(needs)
+    out = rule(box(g), box(ans), *inputs, **attrs)
+    if type(out) is not tuple:
+        return None if out is None else out._value
+    return tuple([None if x is None else x._value for x in out])
+
+
 # ------------------------------------------------------------------------------------------ binary arithmetic
 
 
@@ -75,6 +97,11 @@ def _add_grad(g, z, x, y):
     return g, g
 
 
+@ADD.defraw
+def _add_raw(g, z, x, y):
+    return g, g
+
+
 @_binary_op("Sub")
 def SUB(x, y):
     return x - y
@@ -83,6 +110,11 @@ def SUB(x, y):
 @SUB.defvjp
 def _sub_grad(g, z, x, y, needs):
     return g, (execute(NEG, (g,)) if needs[1] else None)
+
+
+@SUB.defraw
+def _sub_raw(g, z, x, y, needs):
+    return g, (-g if needs[1] else None)
 
 
 @_binary_op("Mul")
@@ -95,6 +127,11 @@ def _mul_grad(g, z, x, y, needs):
     return (execute(MUL, (g, _cj(y))) if needs[0] else None), (execute(MUL, (_cj(x), g)) if needs[1] else None)
 
 
+@MUL.defraw
+def _mul_raw(g, z, x, y, needs):
+    return (g * raw_cj(y) if needs[0] else None), (raw_cj(x) * g if needs[1] else None)
+
+
 @_binary_op("RealDiv", quiet=True)
 def REALDIV(x, y):
     return x / y
@@ -104,6 +141,13 @@ def REALDIV(x, y):
 def _realdiv_grad(g, z, x, y, needs):
     gx = execute(REALDIV, (g, _cj(y))) if needs[0] else None
     gy = g * conj(negative(x) / y / y) if needs[1] else None
+    return gx, gy
+
+
+@REALDIV.defraw
+def _realdiv_raw(g, z, x, y, needs):
+    gx = g / raw_cj(y) if needs[0] else None
+    gy = g * raw_cj(-x / y / y) if needs[1] else None
     return gx, gy
 
 
@@ -154,6 +198,13 @@ def _pow_grad(g, z, x, y, needs):
         log_x = where(mask, log(safe_x), zeros_like(x))
         gy = g * conj(z * log_x)
     return gx, gy
+
+
+@POW.defraw
+def _pow_raw(g, z, x, y, needs):
+    if not needs[1] and y.ndim == 0 and y == 2 and x.dtype.kind != "c":
+        return g * (y * x), None
+    return via_tensors(_pow_grad, g, z, (x, y), needs)
 
 
 MAXIMUM = _binary_op("Maximum", dtypes=REAL)(np.maximum)
@@ -226,6 +277,11 @@ def _neg_grad(g, y, x):
     return execute(NEG, (g,))
 
 
+@NEG.defraw
+def _neg_raw(g, y, x):
+    return -g
+
+
 @defop("Abs", dtypes=REAL)
 def ABS(x):
     return np.abs(x)
@@ -257,6 +313,11 @@ def SQUARE(x):
 @SQUARE.defvjp
 def _square_grad(g, y, x):
     return g * (conj(x) * _scalar(2, x))
+
+
+@SQUARE.defraw
+def _square_raw(g, y, x):
+    return g * (raw_cj(x) * scalar_of(2, x.dtype))
 
 
 SQRT = defop("Sqrt", quiet=True, dtypes=FLOAT_COMPLEX)(np.sqrt)
@@ -365,6 +426,11 @@ def _sigmoid_grad(g, y, x):
     return execute(SIGMOID_GRAD, (_cj(y), g))
 
 
+@SIGMOID.defraw
+def _sigmoid_raw(g, y, x):
+    return SIGMOID_GRAD.forward(raw_cj(y), g)
+
+
 @defop("SigmoidGrad", dtypes=FLOAT_COMPLEX)
 def SIGMOID_GRAD(y, g):
     return g * (y * (1 - y))
@@ -386,6 +452,11 @@ TANH = defop("Tanh", dtypes=FLOAT_COMPLEX)(np.tanh)
 @TANH.defvjp
 def _tanh_grad(g, y, x):
     return execute(TANH_GRAD, (_cj(y), g))
+
+
+@TANH.defraw
+def _tanh_raw(g, y, x):
+    return TANH_GRAD.forward(raw_cj(y), g)
 
 
 @defop("TanhGrad", dtypes=FLOAT_COMPLEX)
@@ -410,6 +481,11 @@ def RELU(x):
 @RELU.defvjp
 def _relu_grad(g, y, x):
     return execute(RELU_GRAD, (g, y))
+
+
+@RELU.defraw
+def _relu_raw(g, y, x):
+    return RELU_GRAD.forward(g, y)
 
 
 @defop("ReluGrad", dtypes=REAL)

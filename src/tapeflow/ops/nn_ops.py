@@ -33,6 +33,7 @@ from .math_ops import (
     sigmoid,
     square,
     tanh,
+    via_tensors,
 )
 from .math_ops import abs as _abs
 from .reduction_ops import _normalize_axis, reduce_mean, reduce_sum
@@ -176,6 +177,14 @@ def SPARSE_XENT(logits, labels):
 @SPARSE_XENT.defvjp
 def _sparse_xent_grad(g, ans, logits, labels, needs):
     return _xent_logits_grad(g[0], g[1], ans[1], logits), None
+
+
+@SPARSE_XENT.defraw
+def _sparse_xent_raw(g, ans, logits, labels, needs):
+    g_loss, g_back = g
+    if g_back is not None or g_loss is None:  # through the backprop output: softmax's rule, on tensors
+        return via_tensors(_sparse_xent_grad, g, ans, (logits, labels), needs)
+    return RESHAPE.forward(g_loss, g_loss.shape + (1,)) * ans[1], None
 
 
 @defop("SoftmaxCrossEntropyWithLogits", num_outputs=2, dtypes=FLOAT, quiet=True)
@@ -394,6 +403,11 @@ def BIAS_ADD(value, bias, data_format):
 def _bias_add_grad(g, y, value, bias, needs, data_format):
     gb = execute(BIAS_ADD_GRAD, (g,), {"data_format": data_format}) if needs[1] else None
     return g, gb
+
+
+@BIAS_ADD.defraw
+def _bias_add_raw(g, y, value, bias, needs, data_format):
+    return g, (BIAS_ADD_GRAD.forward(g, data_format) if needs[1] else None)
 
 
 @defop("BiasAddGrad", dtypes=NUMERIC)

@@ -85,6 +85,16 @@ def _sum_grad(g, y, x, axis, keepdims):
     return _expand_grad(g, x, axis, keepdims)
 
 
+@SUM.defraw
+def _sum_raw(g, y, x, axis, keepdims):
+    shape = x.shape
+    if not keepdims and g.ndim:
+        g = RESHAPE.forward(g, _kept_shape(shape, axis))
+    if g.shape != shape:
+        g = BROADCAST_TO.forward(g, shape)
+    return g
+
+
 def _count(shape, axis):
     """How many elements a reduction over ``axis`` of ``shape`` combines into each result."""
     n = 1
@@ -110,6 +120,11 @@ def MEAN(x, axis, keepdims):
 @MEAN.defvjp
 def _mean_grad(g, y, x, axis, keepdims):
     return execute(MEAN_GRAD, (g,), {"shape": x._value.shape, "axis": axis, "keepdims": keepdims})
+
+
+@MEAN.defraw
+def _mean_raw(g, y, x, axis, keepdims):
+    return MEAN_GRAD.forward(g, x.shape, axis, keepdims)
 
 
 @defop("MeanGrad", dtypes=NUMERIC)
