@@ -1,0 +1,554 @@
+"""``GradientTape.jacobian`` and ``batch_jacobian``: one backward pass carrying a batch of cotangents.
+
+A jacobian of a target with ``N`` elements is ``N`` vector-jacobian products. Rather than ``N`` backward passes,
+the pass here walks the tape's records once with gradients that have an extra leading axis of size ``N`` (the
+*batch*), seeded with the identity reshaped to ``[N, *target.shape]``: row ``i`` of every gradient is what the
+``i``-th backward pass would hold. How each op's gradient is computed on such a batch is decided by explicit
+tables, never by probing at runtime:
+
+* ``ELEMENTWISE``: ops whose ordinary rule broadcasts ``g`` against its inputs and does nothing else with its
+  shape, so the batch axis just rides along in front. Only the summing back to an input's shape must keep it
+  (:func:`unbroadcast_batched`).
+* ``AXIS_ATTRS``: ops whose ordinary rule is elementwise except for axis attributes (softmax, cumsum, reverse ...):
+  the rule runs with its non-negative axes shifted past the batch axis.
+* ``BATCHED_RULES`` (:mod:`._jacobian_rules`): rules written for a batch (matmul, reshape, transpose, reductions,
+  concat/split/stack, slicing ...).
+* Every other differentiable op falls back to a loop over the batch *for that op only*: its ordinary rule runs
+  once per row and the rows are stacked. The pass stays correct for every registered op, new ones included.
+
+Everything runs through tapeflow ops (``execute``), so an outer tape records the pass: jacobians of jacobians and
+Hessians work. ``experimental_use_pfor=False`` is TensorFlow's other path: a loop of ``gradient`` calls on a
+persistent tape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import nest
+from .backprop import unbroadcast
+from .dispatch import READ_VARIABLE, execute
+from .dtypes import TRAINABLE_NUMS
+from .errors import InvalidArgumentError
+from .logs import get_logger, log_first_n
+from .state import loud, quiet
+from .tensor import wrap
+
+__all__ = ["jacobian", "batch_jacobian", "batched_backward", "unbroadcast_batched", "ELEMENTWISE", "AXIS_ATTRS"]
+
+# Ops whose rule is a broadcasting expression in ``g`` (checked op by op: ``tests/test_jacobian.py`` compares every
+# op's batched jacobian with a loop of gradients). ``BatchMatMulV2`` belongs here: its rule is a batched matmul
+# whose leading axes broadcast, with the broadcast batch axes summed away afterwards like any other broadcast.
+ELEMENTWISE = frozenset({
+    "Cast", "Identity", "Conj", "AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum", "Neg",
+    "Abs", "ComplexAbs", "Square", "Sqrt", "SqrtGrad", "Rsqrt", "Exp", "Log", "Reciprocal", "Sigmoid",
+    "SigmoidGrad", "Tanh", "TanhGrad", "Relu", "ReluGrad", "Real", "Imag", "Complex", "Sin", "Cos", "Tan", "Asin",
+    "Acos", "Atan", "Atan2", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Expm1", "Log1p", "Xlogy", "Xdivy",
+    "Xlog1py", "Erf", "Erfc", "Lgamma", "Digamma", "Polygamma", "Zeta", "DivNoNan", "MulNoNan",
+    "SquaredDifference", "AddN", "Softplus", "Softsign", "SoftsignGrad", "Relu6", "LeakyRelu", "Elu", "EluGrad",
+    "Selu", "SeluGrad", "Swish", "SelectV2", "BroadcastTo", "Fill",
+    "BatchMatMulV2",
+})
+
+# Ops whose rule is elementwise apart from these attributes, each an axis or a tuple of axes.
+AXIS_ATTRS = {
+    "Softmax": ("axis",), "LogSoftmax": ("axis",), "Cumsum": ("axis",), "Cumprod": ("axis",),
+    "ReverseV2": ("axis",), "Roll": ("axis",),
+}
+
+_VECTORIZE_FAILED = ("Encountered an exception while vectorizing the {} computation. Vectorization can be disabled "
+                     "by setting experimental_use_pfor to False.")
+_NO_PFOR_NON_PERSISTENT = {
+    "jacobian": "GradientTape must be created with persistent=True to compute the jacobian with eager execution "
+                "enabled and with  experimental_use_pfor set to False.",
+    "batch_jacobian": "GradientTape must be created with persistent=True to compute the batch_jacobian with eager "
+                      "execution enabled and  with experimental_use_pfor set to False.",
+}
+
+_LIB = None
+
+
+def _lib():
+    """``(array_ops, math_ops, reduction_ops, rules module)``, imported on first use (the ops build on _core)."""
+    global _LIB
+    if _LIB is None:
+        from ..ops import array_ops, math_ops, reduction_ops
+        from . import _jacobian_rules
+
+        _LIB = (array_ops, math_ops, reduction_ops, _jacobian_rules)
+    return _LIB
+
+
+# ------------------------------------------------------------------------------------------ batched pass
+
+
+def unbroadcast_batched(g, shape):
+    """Sum a batched gradient ``g`` (``[N, ...]``) down to ``[N, *shape]``, keeping the batch axis 0."""
+    array_ops, _, reduction_ops, _ = _lib()
+    gshape = g._value.shape
+    n = gshape[0]
+    inner = gshape[1:]
+    if inner == tuple(shape):
+        return g
+    lead = len(inner) - len(shape)
+    axes = list(range(1, lead + 1))
+    for i, d in enumerate(shape):
+        if d == 1 and inner[i + lead] != 1:
+            axes.append(i + lead + 1)
+    if axes:
+        g = execute(reduction_ops.SUM, (g,), {"axis": tuple(axes), "keepdims": False})
+    if g._value.shape != (n,) + tuple(shape):
+        g = array_ops.reshape(g, (n,) + tuple(shape))
+    return g
+
+
+def _shift_axes(value):
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        return type(value)(int(a) + 1 if int(a) >= 0 else int(a) for a in value)
+    return int(value) + 1 if int(value) >= 0 else int(value)
+
+
+def _call_rule(op, g, outputs, inputs, needs, attrs):
+    """The op's ordinary rule, as the backward pass calls it (``needs`` only for several inputs)."""
+    vjp = op.vjp
+    if len(inputs) == 1:
+        return (vjp(g, outputs, inputs[0], **attrs),)
+    if op.vjp_needs:
+        return tuple(vjp(g, outputs, *inputs, needs, **attrs))
+    return tuple(vjp(g, outputs, *inputs, **attrs))
+
+
+def _dense(g):
+    if getattr(g, "_tapeflow_indexed_slices", False):
+        from ..ops.gather_ops import indexed_slices_to_tensor  # noqa: PLC0415
+
+        return indexed_slices_to_tensor(g)
+    return g
+
+
+def _fallback(op, g, outputs, inputs, needs, attrs, n):
+    """The op's ordinary rule once per batch row, stacked: correct for any op, at ``n`` rule calls."""
+    array_ops = _lib()[0]
+    if type(g) is tuple:
+        rows_in = [array_ops.unstack(x) if x is not None else [None] * n for x in g]
+        per_row = [tuple(r[i] for r in rows_in) for i in range(n)]
+    else:
+        per_row = array_ops.unstack(g)
+    results = [[] for _ in inputs]
+    for gi in per_row:
+        for k, (t, need, ig) in enumerate(zip(inputs, needs, _call_rule(op, gi, outputs, inputs, needs, attrs))):
+            if need and ig is not None:
+                ig = _dense(ig)
+                shape = t._value.shape
+                if ig._value.shape != shape:
+                    ig = unbroadcast(ig, shape)
+            else:
+                ig = None
+            results[k].append(ig)
+    out = []
+    for t, rows in zip(inputs, results):
+        if all(r is None for r in rows):
+            out.append(None)
+            continue
+        zeros = None
+        filled = []
+        for r in rows:
+            if r is None:
+                if zeros is None:
+                    zeros = wrap(np.zeros(np.shape(t._value), t._value.dtype))
+                r = zeros
+            filled.append(r)
+        out.append(array_ops.stack(filled))
+    return out
+
+
+def _batched_grads(op, g, outputs, inputs, needs, attrs, n):
+    """One gradient per input, each ``[n, *input.shape]`` or ``None``, for a batch ``g`` of upstream gradients."""
+    name = op.name
+    if name in ELEMENTWISE:
+        grads = _call_rule(op, g, outputs, inputs, needs, attrs)
+    elif name in AXIS_ATTRS:
+        shifted = dict(attrs)
+        for key in AXIS_ATTRS[name]:
+            if key in shifted:
+                shifted[key] = _shift_axes(shifted[key])
+        grads = _call_rule(op, g, outputs, inputs, needs, shifted)
+    else:
+        rule = _lib()[3].BATCHED_RULES.get(name)
+        if rule is None:
+            return _fallback(op, g, outputs, inputs, needs, attrs, n)
+        grads = rule(g, outputs, *inputs, needs=needs, **attrs)
+        if len(inputs) == 1 and not isinstance(grads, (tuple, list)):
+            grads = (grads,)
+    out = []
+    for t, need, ig in zip(inputs, needs, grads):
+        if not need or ig is None:
+            out.append(None)
+            continue
+        ig = _dense(ig)
+        out.append(unbroadcast_batched(ig, t._value.shape))
+    return out
+
+
+def _prune(records, sources):
+    """``(reach, path)``: the floating values downstream of a source and the records on such paths."""
+    reach = {s._id for s in sources if s._value.dtype.num in TRAINABLE_NUMS}
+    path = []
+    for rec in records:
+        for t in rec[1]:
+            if t._id in reach:
+                break
+        else:
+            continue
+        path.append(rec)
+        out = rec[2]
+        for o in out if type(out) is tuple else (out,):
+            if o._value.dtype.num in TRAINABLE_NUMS:
+                reach.add(o._id)
+    return reach, path
+
+
+def batched_backward(recording, target, sources, seed):
+    """Batched gradients of ``target`` for each source (``[N, *source.shape]`` tensors, ``None`` where unconnected).
+
+    ``seed`` is the batch of output gradients for ``target``, ``[N, *target.shape]``, or :class:`Diagonal`
+    (the identity, times a tensor of the target's shape).
+    """
+    _, math_ops, _, _ = _lib()
+    source_ids = {s._id for s in sources}
+    reach, path = _prune(recording.records, sources)
+    grads = {}
+    if target._id in reach or target._id in source_ids:
+        grads[target._id] = seed
+    if grads:
+        token = quiet()
+        try:
+            _walk(path, grads, reach, source_ids, math_ops.ADD)
+        finally:
+            loud(token)
+    out = []
+    for s in sources:
+        g = grads.get(s._id)
+        out.append(g.dense() if type(g) is Diagonal else g)
+    return out
+
+
+class Diagonal:
+    """A batch of gradients that is still the identity times ``d``: row ``b`` is ``e_b * d`` (``d`` flattened).
+
+    The jacobian's seed is the identity, and elementwise ops, reshapes and matrix-vector products take such a
+    batch to another one (or to a dense batch) in ``O(N)`` instead of ``O(N^2)``: the first matmul from the target
+    becomes a scaling of the matrix rather than a product with the identity. Made dense on first need.
+    """
+
+    __slots__ = ("d",)
+
+    def __init__(self, d):
+        self.d = d
+
+    def dense(self):
+        v = self.d._value
+        n = int(np.size(v))
+        eye = wrap(np.eye(n, dtype=v.dtype).reshape((n,) + np.shape(v)))
+        return execute(_lib()[1].MUL, (eye, self.d))
+
+
+# Ops through which a Diagonal batch stays diagonal when every needed input has the output's shape: the rule is
+# linear in ``g`` and elementwise, so the rule applied to ``d`` is the new diagonal.
+_DIAGONAL_SAFE = ELEMENTWISE - {"BatchMatMulV2", "BroadcastTo", "Fill", "AddN"}
+_DIAGONAL_RESHAPES = frozenset({"Reshape", "Squeeze", "ExpandDims"})
+
+
+def _diagonal_grads(op, g, outputs, inputs, needs, attrs):
+    """Input gradients for a :class:`Diagonal` ``g`` (Diagonal or dense), or ``None`` where the op needs it dense."""
+    name = op.name
+    if name in _DIAGONAL_RESHAPES:
+        return [Diagonal(_lib()[0].reshape(g.d, inputs[0]._value.shape))]
+    if name in _DIAGONAL_SAFE:
+        shape = np.shape(outputs._value)
+        if any(need and np.shape(t._value) != shape for t, need in zip(inputs, needs)):
+            return None
+        grads = _call_rule(op, g.d, outputs, inputs, needs, attrs)
+        return [Diagonal(ig) if need and ig is not None else None for ig, need in zip(grads, needs)]
+    if name == "MatMul":
+        return _lib()[3].diagonal_matmul(g.d, outputs, *inputs, needs, **attrs)
+    return None
+
+
+def _walk(path, grads, reach, source_ids, add):
+    get, pop = grads.get, grads.pop
+    for op, inputs, outputs, attrs, _where in reversed(path):
+        if op.vjp is None:
+            continue
+        if type(outputs) is tuple:
+            g = tuple(get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs)
+            if all(x is None for x in g):
+                continue
+            g = tuple(x.dense() if type(x) is Diagonal else x for x in g)
+        else:
+            oid = outputs._id
+            g = get(oid) if oid in source_ids else pop(oid, None)
+            if g is None:
+                continue
+        if op is READ_VARIABLE:
+            in_grads = (g,)
+        else:
+            needs = tuple(t._id in reach for t in inputs)
+            in_grads = None
+            if type(g) is Diagonal:
+                in_grads = _diagonal_grads(op, g, outputs, inputs, needs, attrs)
+                if in_grads is None:
+                    g = g.dense()
+            if in_grads is None:
+                first = next(x for x in g if x is not None) if type(g) is tuple else g
+                in_grads = _batched_grads(op, g, outputs, inputs, needs, attrs, first._value.shape[0])
+        for t, ig in zip(inputs, in_grads):
+            if ig is not None and t._id in reach:
+                prev = get(t._id)
+                if prev is None:
+                    grads[t._id] = ig
+                elif type(prev) is Diagonal and type(ig) is Diagonal:
+                    grads[t._id] = Diagonal(execute(add, (prev.d, ig.d)))
+                else:
+                    prev = prev.dense() if type(prev) is Diagonal else prev
+                    ig = ig.dense() if type(ig) is Diagonal else ig
+                    grads[t._id] = execute(add, (prev, ig))
+
+
+# ------------------------------------------------------------------------------------------ tape methods
+
+
+class _EnsureRecording:
+    """TF's ``_ensure_recording``: the tape records inside the block (pushed for it when it was not)."""
+
+    def __init__(self, tape):
+        self.tape, self.pushed = tape, False
+
+    def __enter__(self):
+        if not self.tape._recording:
+            self.tape._push_tape()
+            self.pushed = True
+
+    def __exit__(self, *exc):
+        if self.pushed:
+            self.tape._pop_tape()
+
+
+def _check_unconnected(value):
+    from .tape import UnconnectedGradients  # noqa: PLC0415
+
+    if value is UnconnectedGradients.NONE or value is UnconnectedGradients.ZERO:
+        return value
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
+def _start_use(tape):
+    """Common preamble of the vectorised paths: the one-use check, then TF's ``gradient`` entry effects."""
+    from .tape import _ONE_USE, _PERSISTENT_INSIDE, _calling_line  # noqa: PLC0415
+
+    if tape._tape is None:
+        raise RuntimeError(_ONE_USE)
+    if tape._recording:
+        if not tape._persistent:
+            tape._pop_tape()
+        else:
+            log_first_n("WARNING", _PERSISTENT_INSIDE, 1, key=("persistent_inside", _calling_line()))
+
+
+def _finish_use(tape):
+    if not tape._persistent and tape._tape is not None:
+        tape._watched_variables = tape._tape.variables
+        tape._tape = None
+
+
+def _flat_sources(sources):
+    from .tape import _flat_differentiable  # noqa: PLC0415
+
+    return list(_flat_differentiable(sources, "_id"))
+
+
+def _value_shape(t):
+    return tuple(np.shape(t._value))
+
+
+def _zeros(shape, dtype):
+    return wrap(np.zeros(shape, dtype))
+
+
+def _identity_seed(n, dtype, shape):
+    eye = np.eye(n, dtype=dtype) if n else np.zeros((0, 0), dtype)
+    return wrap(eye.reshape((n,) + tuple(shape)))
+
+
+def pfor():
+    def f():
+        """Stands for TF's per-call ``tf.function`` in the retracing warning (its repr names it)."""
+
+    return f
+
+
+_PFOR_CALLS = []  # TF's frequent-tracing detector for pfor's function: one entry per vectorised call
+
+
+def _count_pfor_call():
+    """TF traces a new ``tf.function`` for every vectorised jacobian in eager mode; its detector warns on the 5th
+    and 6th such call of the process (at most two warnings), as here."""
+    _PFOR_CALLS.append(1)
+    k = len(_PFOR_CALLS)
+    if 5 <= k <= 6:
+        get_logger().warning(
+            f"{k} out of the last {k} calls to {pfor()!r} triggered tf.function retracing. Tracing is expensive and "
+            "the excessive number of tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "
+            "passing tensors with different shapes, (3) passing Python objects instead of tensors. For (1), please "
+            "define your @tf.function outside of the loop. For (2), @tf.function has reduce_retracing=True option "
+            "that can avoid unnecessary retracing. For (3), please refer to "
+            "https://www.tensorflow.org/guide/function#controlling_retracing and "
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.")
+
+
+def jacobian(tape, target, sources, unconnected_gradients, parallel_iterations, experimental_use_pfor):
+    """``GradientTape.jacobian`` (see the method's docstring)."""
+    from .tape import _ONE_USE, UnconnectedGradients  # noqa: PLC0415
+
+    if tape._tape is None:
+        raise RuntimeError(_ONE_USE)
+    target_shape = tuple(target.shape)  # a list target fails here, as in TF
+    flat = nest.flatten(sources)
+    if not experimental_use_pfor:
+        if not tape._persistent:
+            raise RuntimeError(_NO_PFOR_NON_PERSISTENT["jacobian"])
+        out = _jacobian_loop(tape, target, flat, unconnected_gradients, target_shape)
+        return nest.pack_sequence_as(sources, out)
+    _count_pfor_call()
+    array_ops = _lib()[0]
+    try:
+        # In TF these fail inside the vectorised trace, so they surface as its ValueError.
+        unconnected = _check_unconnected(unconnected_gradients)
+        _start_use(tape)
+        flat = _flat_sources(sources) if flat else flat
+        n = int(np.prod(target_shape, dtype=np.int64))
+        value = target._value
+        seed = Diagonal(wrap(np.ones(target_shape, value.dtype)[()])) if n else _identity_seed(n, value.dtype,
+                                                                                              target_shape)
+        grads = batched_backward(tape._tape, target, flat, seed)
+    except ValueError as err:
+        raise ValueError(_VECTORIZE_FAILED.format("jacobian")) from err
+    finally:
+        _finish_use(tape)
+    out = []
+    for s, g in zip(flat, grads):
+        full = target_shape + _value_shape(s)
+        if g is None:
+            out.append(_zeros(full, s._value.dtype) if unconnected is UnconnectedGradients.ZERO else None)
+        else:
+            out.append(array_ops.reshape(g, full))
+    return nest.pack_sequence_as(sources, out)
+
+
+def _check_row_dtype(g, target):
+    """TF stacks the loop's rows in a TensorArray of the target's dtype."""
+    if g._value.dtype != target._value.dtype:
+        raise InvalidArgumentError(None, None, f"TensorArray dtype is {target.dtype.name} but Op is trying to write "
+                                   f"dtype {g.dtype.name} ")
+
+
+def _jacobian_loop(tape, target, flat, unconnected, target_shape):
+    """TF's ``experimental_use_pfor=False`` path: one ``gradient`` call per element of the target."""
+    array_ops = _lib()[0]
+    with _EnsureRecording(tape):
+        flat_target = array_ops.reshape(target, [-1])
+    n = int(np.prod(target_shape, dtype=np.int64))
+    rows = [[] for _ in flat]
+    is_none = [False] * len(flat)
+    for i in range(n):
+        with _EnsureRecording(tape):
+            # TF gathers; a slice selects the same element and keeps the per-row gradient dense.
+            y = array_ops.getitem(flat_target, i)
+        grads = tape.gradient(y, flat, unconnected_gradients=unconnected)
+        for k, g in enumerate(grads):
+            is_none[k] = g is None
+            if g is not None:
+                g = _dense(g)
+                _check_row_dtype(g, target)
+                rows[k].append(g)
+    out = []
+    for k, s in enumerate(flat):
+        full = target_shape + _value_shape(s)
+        if not n:
+            # TF stacks an empty TensorArray of unknown element shape, which its static shape check rejects.
+            raise ValueError(f"Tensor's shape (0,) is not compatible with supplied shape {full}.")
+        out.append(None if is_none[k] else array_ops.reshape(array_ops.stack(rows[k]), full))
+    return out
+
+
+def batch_jacobian(tape, target, source, unconnected_gradients, parallel_iterations, experimental_use_pfor):
+    """``GradientTape.batch_jacobian`` (see the method's docstring)."""
+    from .tape import UnconnectedGradients  # noqa: PLC0415
+
+    if tape._tape is None:
+        raise RuntimeError("A non-persistent GradientTape can only be used tocompute one set of gradients (or "
+                           "jacobians)")
+    target_shape = tuple(target.shape)
+    source_shape = tuple(source.shape)
+    for shape in (target_shape, source_shape):
+        if len(shape) < 2:
+            raise ValueError(f"Shape {tuple(shape)} must have rank at least 2")
+    if target_shape[0] != source_shape[0]:
+        raise ValueError(f"Need first dimension of target shape ({target_shape}) and "
+                         f"source shape ({source_shape}) to match.")
+    b = target_shape[0]
+    row = int(np.prod(target_shape[1:], dtype=np.int64))
+    full = target_shape + source_shape[1:]
+    array_ops = _lib()[0]
+    if not experimental_use_pfor:
+        if not tape._persistent:
+            raise RuntimeError(_NO_PFOR_NON_PERSISTENT["batch_jacobian"])
+        g = _batch_jacobian_loop(tape, target, source, unconnected_gradients, b, row)
+    else:
+        _count_pfor_call()
+        try:
+            unconnected = _check_unconnected(unconnected_gradients)
+            _start_use(tape)
+            value = target._value
+            # Row j of the batch seeds element j of every example's target row: [row, b, *target_shape[1:]].
+            eye = np.eye(row, dtype=value.dtype).reshape((row, 1) + target_shape[1:])
+            seed = wrap(np.ascontiguousarray(np.broadcast_to(eye, (row,) + target_shape)))
+            g = batched_backward(tape._tape, target, _flat_sources(source), seed)[0]
+            if g is None and unconnected is UnconnectedGradients.ZERO:
+                # gradient() would give zeros of the source's dtype, and so does TF's vectorised loop
+                g = _zeros((row,) + source_shape, source._value.dtype)
+        except ValueError as err:
+            raise ValueError(_VECTORIZE_FAILED.format("batch_jacobian")) from err
+        finally:
+            _finish_use(tape)
+    if g is None:
+        # TF's compatibility quirk: zeros even under the default unconnected_gradients=NONE.
+        return _zeros(full, target._value.dtype)
+    g = array_ops.reshape(g, (row, b, -1))
+    g = array_ops.transpose(g, (1, 0, 2))
+    return array_ops.reshape(g, full)
+
+
+def _batch_jacobian_loop(tape, target, source, unconnected, b, row):
+    """TF's loop for ``batch_jacobian``: a ``gradient`` of each column of the ``[b, row]`` target."""
+    array_ops = _lib()[0]
+    with _EnsureRecording(tape):
+        flat_target = array_ops.reshape(target, (b, row))
+    rows, is_none = [], False
+    for j in range(row):
+        with _EnsureRecording(tape):
+            y = array_ops.getitem(flat_target, (slice(None), j))
+        g = tape.gradient(y, source, unconnected_gradients=unconnected)
+        is_none = g is None
+        if g is not None:
+            g = _dense(g)
+            _check_row_dtype(g, target)
+            rows.append(g)
+    if is_none or not rows:
+        return None
+    return array_ops.stack(rows)
