@@ -6,7 +6,8 @@ as in TensorFlow 2.21, with the same values, dtypes, ``None`` gradients and erro
 
 import importlib as _importlib
 
-from . import _core, autodiff, dtypes, linalg, math, nest, nn, random
+from . import _core, autodiff, debugging, dtypes, linalg, math, nest, nn, random
+from ._core import custom_gradient as _custom_gradient  # noqa: F401 - its @export lines publish tf.custom_gradient
 from ._core import errors
 from ._core import exports as _exports
 from ._core.dtypes import (
@@ -112,9 +113,9 @@ def executing_eagerly():
 
 _exports.install(globals(), "")  # last: every name above is listed in __all__ with the exported ones
 
-# ``tf.keras`` and ``tf.train`` are imported on first use, as TensorFlow loads Keras lazily: a program that only
-# differentiates never pays for them at ``import tapeflow``.
-_LAZY_NAMESPACES = ("keras", "train")
+# ``tf.keras``, ``tf.train``, ``tf.test`` and tapeflow's own ``tapeflow.debug`` are imported on first use, as
+# TensorFlow loads Keras lazily: a program that only differentiates never pays for them at ``import tapeflow``.
+_LAZY_NAMESPACES = ("keras", "train", "test", "debug")
 
 
 def __getattr__(name):

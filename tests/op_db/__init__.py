@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     linalg,
     manip,
     nn,
+    numerics,
     random,
     reduction,
     segment,

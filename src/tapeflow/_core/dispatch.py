@@ -12,7 +12,7 @@ one reversed scan, and tuples are the cheapest thing Python can build on the per
 
 from __future__ import annotations
 
-from . import errors
+from . import errors, provenance
 from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
 from .registry import defop
@@ -148,10 +148,10 @@ def execute(op, inputs, attrs=EMPTY):
     else:
         result = tuple([wrap(o) for o in out])
     tapes = STATE.tapes
+    where = None
     if tapes:
         # Record on every active tape that tracks an input. Written inline rather than as a helper: a Python call
         # fewer on every recorded op. ``user_frame(3)`` starts at the caller of the function that called ``execute``.
-        where = None
         for rec in tapes:
             tracked = rec.tracked
             for t in inputs:
@@ -169,6 +169,9 @@ def execute(op, inputs, attrs=EMPTY):
                 for o in result:
                     if o._value.dtype.num in TRAINABLE_NUMS:
                         tracked.add(o._id)
+    if where is None and provenance.ON:
+        # An op no tape recorded (recorded ones are in the tapes' skeletons): log where it ran, for debug.explain.
+        provenance.note_op(op, inputs, result)
     return result
 
 

@@ -223,6 +223,9 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
           'attr=Truncate:bool,default=false>'),
  'Ceil': (('bfloat16', 'half', 'float', 'double'),
           'Op<name=Ceil; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE]>'),
+ 'CheckNumerics': (('bfloat16', 'half', 'float', 'double'),
+                   'Op<name=CheckNumerics; signature=tensor:T -> output:T; attr=T:type,allowed=[DT_BFLOAT16, '
+                   'DT_HALF, DT_FLOAT, DT_DOUBLE]; attr=message:string; is_stateful=true>'),
  'Cholesky': (('double', 'float', 'half', 'complex64', 'complex128'),
               'Op<name=Cholesky; signature=input:T -> output:T; attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, '
               'DT_HALF, DT_COMPLEX64, DT_COMPLEX128]>'),

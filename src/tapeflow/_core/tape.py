@@ -9,12 +9,14 @@ TensorFlow 2.21's ``backprop.GradientTape`` state for state, error for error.
 from __future__ import annotations
 
 import enum
+import operator
 
-from . import nest
+from . import nest, provenance
 from .backprop import backward
 from .dispatch import Recording
 from .dtypes import is_trainable
 from .logs import log_first_n
+from .skeleton import skeleton_of
 from .state import STATE, line_of, user_frame
 from .tensor import Tensor, convert_to_tensor
 
@@ -190,16 +192,70 @@ class GradientTape:
             output_gradients = [convert_to_tensor(g) if not _is_variable(g) else g.read_value()
                                 for g in nest.flatten(output_gradients)]
 
-        grads = backward(self._tape, flat_targets, flat_sources, output_gradients)
+        if provenance.ON:
+            provenance.pause()  # the backward pass's ops are no user's code: keep them out of the provenance log
+            try:
+                grads = backward(self._tape, flat_targets, flat_sources, output_gradients)
+            finally:
+                provenance.resume()
+        else:
+            grads = backward(self._tape, flat_targets, flat_sources, output_gradients)
+        if provenance.ON:
+            provenance.note_gradients(grads)
+        if not self._persistent:
+            _keep_for_explain(self, flat_targets, flat_sources, grads)
         if unconnected is UnconnectedGradients.ZERO:
             from ..ops.array_ops import zeros_like_value  # noqa: PLC0415
 
             grads = [zeros_like_value(s) if g is None else g for g, s in zip(grads, flat_sources)]
+        if provenance.WARN_NONE:
+            _explain_nones(self, flat_targets, flat_sources, grads)
         if not self._persistent:
             # Keep only the watched variables (no recorded arrays) so watched_variables() still answers.
             self._watched_variables = self._tape.variables
             self._tape = None
         return nest.pack_sequence_as(sources, grads)
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE, parallel_iterations=None,
+                 experimental_use_pfor=True):
+        """The jacobian of ``target`` with respect to each source: shape ``target.shape + source.shape``.
+
+        By default one backward pass carries the whole identity as a batch of output gradients (TF's vectorised
+        ``pfor`` path); ``experimental_use_pfor=False`` loops over ``gradient`` calls (persistent tapes only).
+
+        Args:
+            target: a single tensor (or variable).
+            sources: a tensor or variable, or a nested structure of them; the result has the same structure.
+            unconnected_gradients: ``"none"`` (default: ``None`` for unconnected sources) or ``"zero"``.
+            parallel_iterations: accepted for TF compatibility; the computation is not split.
+            experimental_use_pfor: vectorise (default) or loop.
+
+        Returns:
+            A structure like ``sources`` of dense tensors (sparse gradients are densified), or ``None``.
+
+        Raises:
+            RuntimeError: on a used non-persistent tape, or without pfor on a non-persistent tape.
+            ValueError: if the vectorised computation fails.
+        """
+        from .jacobian import jacobian  # noqa: PLC0415
+
+        return jacobian(self, target, sources, unconnected_gradients, parallel_iterations, experimental_use_pfor)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example jacobians: ``[b, y1..yn]`` target and ``[b, x1..xm]`` source give ``[b, y1..yn, x1..xm]``.
+
+        Assumes row ``i`` of ``target`` depends only on row ``i`` of ``source`` (TF's contract: cross-row terms
+        are summed). An unconnected source gives zeros whatever ``unconnected_gradients`` says, as in TF.
+
+        Raises:
+            ValueError: for ranks below 2 or mismatched first dimensions, or if vectorisation fails.
+            RuntimeError: on a used non-persistent tape, or without pfor on a non-persistent tape.
+        """
+        from .jacobian import batch_jacobian  # noqa: PLC0415
+
+        return batch_jacobian(self, target, source, unconnected_gradients, parallel_iterations,
+                              experimental_use_pfor)
 
 
 def _flat_differentiable(structure, probe):
@@ -233,6 +289,40 @@ def _flat_differentiable(structure, probe):
 
 def _creation_order(v):
     return v._id
+
+
+_ID = operator.attrgetter("_id")
+
+
+def _keep_for_explain(tape, flat_targets, flat_sources, grads):
+    """What a non-persistent tape keeps of its recording for ``tapeflow.debug.explain`` and ``tape_graph``.
+
+    The skeleton (no arrays, about a microsecond per record to build) when a gradient is ``None``, in explain mode,
+    or once ``tapeflow.debug`` is loaded; otherwise only the ids of this call, which is enough to answer
+    "connected" for its sources.
+    """
+    keep = provenance.KEEP_SKELETONS or provenance.WARN_NONE
+    if not keep:
+        for g in grads:
+            if g is None:
+                keep = True
+                break
+    if keep:
+        tape._skeleton = skeleton_of(tape._tape)
+    else:
+        tape._skeleton = None
+        tape._connected_ids = (tuple(map(_ID, flat_targets)), tuple(map(_ID, flat_sources)))
+
+
+def _explain_nones(tape, flat_targets, flat_sources, grads):
+    """Explain mode (``tapeflow.debug.explain_none_gradients``): log why each ``None`` gradient is ``None``."""
+    for g in grads:
+        if g is None:
+            from ..debug.explain import warn_none_gradients  # noqa: PLC0415 - debugging only: loaded on first use
+
+            skeleton = skeleton_of(tape._tape) if tape._tape is not None else tape._skeleton
+            warn_none_gradients(tape, skeleton, flat_targets, flat_sources, grads)
+            return
 
 
 def _calling_line():

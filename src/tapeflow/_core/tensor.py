@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, provenance
 from .convert import infer, to_dtype
 from .shape import TensorShape
 from .state import next_id
@@ -60,6 +60,8 @@ class Tensor:
 
     def numpy(self):
         """The value as NumPy: a copy for arrays, a NumPy scalar for rank 0 (changing it never changes the tensor)."""
+        if provenance.ON:  # the value leaves the tape here (for ``tapeflow.debug.explain``)
+            provenance.note_leave(self._id, ".numpy()")
         v = self._value
         if type(v) is np.ndarray:
             return v.copy() if v.ndim else v[()]  # rank 0: a NumPy scalar (or bytes for strings)
@@ -81,6 +83,8 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         # Leaves the tape, as in TensorFlow. Like TF, NumPy gets a read-only view: tensors are immutable, and
         # writing through np.asarray(t) must not change t or what a tape saved.
+        if provenance.ON:
+            provenance.note_leave(self._id, "a NumPy conversion (np.asarray, np.array...)")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
             return v.astype(dtype)
@@ -94,19 +98,29 @@ class Tensor:
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __bool__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "bool()")
         v = self._value
         return False if v.size == 0 else bool(v)
 
     def __float__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "float()")
         return float(self._value)
 
     def __int__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "int()")
         return int(self._value)
 
     def __complex__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "complex()")
         return complex(self._value)
 
     def __index__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "int()")
         return self._value.__index__()
 
     def __format__(self, format_spec):
@@ -257,10 +271,17 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
         return convert_to_tensor(stack_nested(value, dtype), dtype)
     if dtype is None and dtype_hint is not None:
         try:
-            return wrap(to_dtype(value, dtypes.as_dtype(dtype_hint)))
+            return _made(wrap(to_dtype(value, dtypes.as_dtype(dtype_hint))))
         except (TypeError, ValueError):
             pass
-    return wrap(to_numpy_value(value, dtype))
+    return _made(wrap(to_numpy_value(value, dtype)))
+
+
+def _made(t):
+    """``t`` was made from a Python or NumPy value: log where (``tapeflow.debug.explain``)."""
+    if provenance.ON:
+        provenance.note_const(t._id)
+    return t
 
 
 def _contains_tensor(value):
@@ -284,6 +305,8 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor) or getattr(value, "_tapeflow_variable", False):
+        if provenance.ON:  # a new constant: the value leaves any tape here
+            provenance.note_leave(value._id, "tf.constant()")
         t = value if isinstance(value, Tensor) else value.read_value()
         if dtype is not None and t.dtype != dtype:
             shown = t._value.item() if t._value.ndim == 0 else t._value
@@ -304,4 +327,4 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
                             f"{size} elements).")
         if arr.ndim == 0:
             arr = arr[()]
-    return wrap(arr)
+    return _made(wrap(arr))

@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, provenance
 from .dispatch import record_variable_read
 from .shape import TensorShape
 from .state import STATE, next_id
@@ -153,6 +153,8 @@ class Variable:
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
+        if provenance.ON:
+            provenance.note_variable(self._id, self._name)
 
     # --- reading -------------------------------------------------------------------------------------------
     def _read(self) -> Tensor:
@@ -162,6 +164,8 @@ class Variable:
         tapes = STATE.tapes
         if tapes:
             record_variable_read(self, t, tapes)
+        elif provenance.ON:  # a read no tape records (reads inside a tape are in its skeleton)
+            provenance.note_read(self._id, t._id)
         return t
 
     def value(self) -> Tensor:
@@ -174,6 +178,8 @@ class Variable:
 
     def numpy(self):
         """The current value as NumPy (a copy; a NumPy scalar for rank 0)."""
+        if provenance.ON:
+            provenance.note_leave(self._id, ".numpy()")
         v = self._value
         return v.copy() if type(v) is np.ndarray else v
 
@@ -262,6 +268,8 @@ class Variable:
                              f"{self._shape}, and the assigned value shape {TensorShape(np.shape(new))} are "
                              "incompatible.")
         self._value = new
+        if provenance.ON:
+            provenance.note_assign(self._id, value, "assign")
         return self._unread() if read_value else None
 
     def _unread(self):
@@ -272,6 +280,8 @@ class Variable:
         return unread
 
     def _update(self, delta, op_name, sign):
+        if provenance.ON:
+            provenance.note_assign(self._id, delta, "assign_add" if sign > 0 else "assign_sub")
         value = self._value
         if type(delta) is EagerTensor and delta._value.dtype is value.dtype:
             d = delta._value  # the optimizer's case (``v.assign_sub(lr * g)``): nothing to convert or check
@@ -315,11 +325,15 @@ class Variable:
     def _scatter(self, kind, sparse_delta):
         from ..ops.scatter_ops import scatter_variable
 
+        if provenance.ON:
+            provenance.note_assign(self._id, getattr(sparse_delta, "values", None), f"scatter_{kind}")
         return scatter_variable(self, kind, sparse_delta)
 
     def _scatter_nd(self, kind, indices, updates):
         from ..ops.scatter_ops import scatter_nd_variable
 
+        if provenance.ON:
+            provenance.note_assign(self._id, updates, f"scatter_nd_{kind}")
         return scatter_nd_variable(self, kind, indices, updates)
 
     def scatter_add(self, sparse_delta, use_locking=False, name=None):
@@ -385,6 +399,8 @@ class Variable:
 
     def __array__(self, dtype=None, copy=None):
         # A writable copy, as TF gives: writing to it must not reach the variable or the tensors read from it.
+        if provenance.ON:
+            provenance.note_leave(self._id, "a NumPy conversion (np.asarray, np.array...)")
         return np.array(self._value, dtype=dtype, copy=True)
 
     def __len__(self):
@@ -394,12 +410,18 @@ class Variable:
         return iter(self._read())
 
     def __bool__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "bool()")
         return bool(self._value)
 
     def __float__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "float()")
         return float(self._value)
 
     def __int__(self):
+        if provenance.ON:
+            provenance.note_leave(self._id, "int()")
         return int(self._value)
 
     def __iadd__(self, other):
@@ -495,6 +517,8 @@ class _VariableSlice(EagerTensor):
                                   f"{errors.shape_str(np.shape(target))}", name="strided_slice/_assign")
         new[self._index] = part
         var._value = new[()] if new.ndim == 0 else new
+        if provenance.ON:
+            provenance.note_assign(var._id, value, "assign")
         return _UnreadVariable(var) if read_value else None
 
 

@@ -6,6 +6,7 @@ Each module imports what it builds on itself, so the order here does not matter.
 from . import (  # noqa: F401
     activation_ops,
     array_ops,
+    assert_ops,
     clip_ops,
     construct_ops,
     conv3d_ops,
@@ -18,6 +19,8 @@ from . import (  # noqa: F401
     manip_ops,
     math_ops,
     nn_ops,
+    numerics_mode,
+    numerics_ops,
     operators,
     pad_ops,
     pool3d_ops,

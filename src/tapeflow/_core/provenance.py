@@ -1,0 +1,251 @@
+"""Where values came from when no tape recorded them: a bounded, array-free log for ``tapeflow.debug.explain``.
+
+A tape records only what it watches, so on its own it cannot say why a path is missing: the op that broke it ran
+before the ``with`` block, or the value went through ``.numpy()``, or a variable was assigned instead of used.
+This module keeps the little history needed to answer that:
+
+* ``TABLE``, a ring of ``SIZE`` slots indexed by ``tensor id & MASK`` (ids come from one counter, so the slot of
+  an id is reused only ``SIZE`` ids later): ``(id, op, input ids, where)`` for the output of every op no tape
+  recorded (:func:`note_op`; a recording tape's own ops are in its skeleton); ``(id, READ, (variable id,), None)``
+  for variable reads outside tapes; ``(id, GRADIENT, (), None)`` for what ``gradient()`` returned;
+  ``(id, CONST, (), where)`` for tensors made from Python or NumPy values by ``tf.constant`` and
+  ``tf.convert_to_tensor``; ``(id, VARIABLE, (), where, name)`` for variables.
+* ``EVENTS``, a ring of ``EVENT_SIZE`` slots: ``(stamp, kind, subject id, value id, where, detail)`` for
+  assignments (``ASSIGN``: variable id, id of the assigned tensor or None, method name) and values leaving for
+  NumPy or Python (``LEAVE``: tensor or variable id, None, how). ``stamp`` is an id taken from the same counter
+  as tensor ids, so events and tensors are ordered in time.
+
+Both rings hold integers, op objects, strings and ``(code, lasti)`` pairs only: no arrays and no references to
+tensors, so memory stays flat however long a training loop runs. Old entries are overwritten; an explanation
+that needs them says less (``unused`` instead of ``outside_tape``, say) but is never wrong about what it names.
+
+Capture is on by default and costs a tuple and a store per unrecorded op, plus a walk up the stack for its line;
+``tapeflow.debug.provenance(False)`` turns it off. It is paused while ``GradientTape.gradient`` runs its backward
+pass, whose ops are no user's code (ops other threads run meanwhile are not captured either).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .state import next_id
+
+__all__ = ["ON", "WARN_NONE", "KEEP_SKELETONS", "note_op", "note_gradients", "note_read", "note_const",
+           "note_variable", "note_assign", "note_leave", "set_enabled", "enabled", "pause", "resume", "set_warn_none",
+           "producer", "events", "clear", "resize", "SIZE", "EVENT_SIZE"]
+
+# Markers in the op column of TABLE for entries that are not ops (compared by identity).
+READ = "read"
+CONST = "constant"
+VARIABLE = "variable"
+GRADIENT = "gradient"
+# Event kinds.
+ASSIGN = "assign"
+LEAVE = "leave"
+
+SIZE = 1 << 12
+MASK = SIZE - 1
+EVENT_SIZE = 1 << 10
+EVENT_MASK = EVENT_SIZE - 1
+
+TABLE = [None] * SIZE
+EVENTS = [None] * EVENT_SIZE
+_event_index = [0]
+
+# ``ON`` is what the hooks test (one module attribute read): capture enabled by the user and not paused.
+ON = True
+_ENABLED = True
+# Read by ``GradientTape.gradient``: explain every None it returns (``tapeflow.debug.explain_none_gradients``).
+WARN_NONE = False
+# Read by ``GradientTape.gradient``: a non-persistent tape keeps its recording's skeleton even when every gradient
+# is connected. Set when ``tapeflow.debug`` is loaded (a program that debugs pays for it, a training loop does not).
+KEEP_SKELETONS = False
+
+
+def note_op(op, inputs, result, where=None):
+    """Log that ``op`` ran on ``inputs`` (tensors) and gave ``result`` (a tensor, or a tuple for multi-output ops).
+
+    ``dispatch.execute`` calls it when :data:`ON` is true for ops no tape recorded (recorded ones are in the
+    tapes' skeletons). The user's line costs a walk up the stack, paid unless an input derives from a gradient
+    (``lr * g``, an optimizer's update: not a path anyone asks about).
+    """
+    n = len(inputs)
+    if n == 2:
+        ids = (inputs[0]._id, inputs[1]._id)
+    elif n == 1:
+        ids = (inputs[0]._id,)
+    else:
+        ids = tuple([t._id for t in inputs])
+    if where is None:
+        for i in ids:
+            e = TABLE[i & MASK]
+            if e is not None and e[0] == i and e[3] is None and e[1] is not READ:
+                break  # derived from a gradient: no line
+        else:
+            where = _where(3)
+    if type(result) is tuple:
+        for o in result:
+            i = o._id
+            TABLE[i & MASK] = (i, op, ids, where)
+    else:
+        i = result._id
+        TABLE[i & MASK] = (i, op, ids, where)
+
+
+def note_gradients(grads):
+    """Mark what ``gradient()`` returned: ops on these values skip the walk for a line (see :func:`note_op`)."""
+    for g in grads:
+        i = getattr(g, "_id", None)
+        if i is not None:
+            TABLE[i & MASK] = (i, GRADIENT, (), None)
+
+
+def note_read(variable_id, tensor_id):
+    """A read of a variable gave the tensor ``tensor_id`` (the op that uses it carries the user's line)."""
+    TABLE[tensor_id & MASK] = (tensor_id, READ, (variable_id,), None)
+
+
+def note_const(tensor_id):
+    """A tensor was made from a Python or NumPy value (``tf.constant``, ``tf.convert_to_tensor``)."""
+    TABLE[tensor_id & MASK] = (tensor_id, CONST, (), _where(3))
+
+
+def note_variable(variable_id, name):
+    """A variable was created: its line (for an integer or non-trainable variable) and its name."""
+    TABLE[variable_id & MASK] = (variable_id, VARIABLE, (), _where(3), name)
+
+
+def _event(kind, subject, value, detail, where):
+    k = _event_index[0]
+    _event_index[0] = k + 1
+    EVENTS[k & EVENT_MASK] = (next_id(), kind, subject, value, where, detail)
+
+
+def note_assign(variable_id, value, method):
+    """``variable.<method>(value)`` ran: the variable's value now derives from ``value`` (a tensor or not).
+
+    Not logged when ``value`` derives from a gradient (an optimizer's ``v.assign_sub(lr * g)``): such a value is
+    never on a path from a source to a target, and a training loop then adds no event per step.
+    """
+    vid = getattr(value, "_id", None)
+    if vid is None:
+        return
+    e = TABLE[vid & MASK]
+    if e is not None and e[0] == vid and e[3] is None and e[1] is not READ:
+        return
+    _event(ASSIGN, variable_id, vid, method, _where(3))
+
+
+def note_leave(subject_id, how):
+    """The value of the tensor or variable ``subject_id`` left for NumPy or Python (``how``: ``".numpy()"``...)."""
+    _event(LEAVE, subject_id, None, how, _where(3))
+
+
+# ``user_frame`` (state.py) with the "is this tapeflow's code?" answer memoised per code object: the string test
+# is most of a walk's cost. Code objects are few and long-lived; the memo is cleared if it ever grows large.
+_getframe = sys._getframe
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_INSIDE = {}
+
+
+def _where(depth):
+    """``(code, lasti)`` of the innermost frame outside tapeflow, starting ``depth`` frames above the caller."""
+    try:
+        f = _getframe(depth)
+    except ValueError:
+        return None
+    inside = _INSIDE
+    while f is not None:
+        code = f.f_code
+        flag = inside.get(code)
+        if flag is None:
+            if len(inside) > 100_000:
+                inside.clear()
+            flag = inside[code] = code.co_filename.startswith(_PACKAGE_DIR)
+        if not flag:
+            return (code, f.f_lasti)
+        f = f.f_back
+    return None
+
+
+# ------------------------------------------------------------------------------------------ switches
+
+
+def set_enabled(flag):
+    """Turn capture on or off for the whole process; returns the previous setting."""
+    global ON, _ENABLED
+    previous = _ENABLED
+    _ENABLED = ON = bool(flag)
+    return previous
+
+
+def enabled():
+    """Whether capture is enabled (it may be paused for a moment by a backward pass)."""
+    return _ENABLED
+
+
+def pause():
+    """Stop capturing until :func:`resume` (around a backward pass: two assignments, no lock).
+
+    Threads may interleave pauses: the worst outcome is a few backward-pass ops captured, never capture left off,
+    since :func:`resume` restores the user's setting rather than a saved value.
+    """
+    global ON
+    ON = False
+
+
+def resume():
+    """End a :func:`pause`."""
+    global ON
+    ON = _ENABLED
+
+
+def set_warn_none(flag):
+    """Whether ``GradientTape.gradient`` logs an explanation for each ``None`` it returns (``WARN_NONE``)."""
+    global WARN_NONE
+    WARN_NONE = bool(flag)
+
+
+# ------------------------------------------------------------------------------------------ queries
+
+
+def producer(tensor_id):
+    """The TABLE entry ``(id, op, input ids, where)`` for ``tensor_id``, or ``None`` (never logged, or overwritten)."""
+    entry = TABLE[tensor_id & MASK]
+    if entry is not None and entry[0] == tensor_id:
+        return entry
+    return None
+
+
+def events():
+    """The logged events still in the ring, oldest first."""
+    k = _event_index[0]
+    if k <= EVENT_SIZE:
+        return [e for e in EVENTS[:k] if e is not None]
+    start = k & EVENT_MASK
+    return [e for e in EVENTS[start:] + EVENTS[:start] if e is not None]
+
+
+def clear():
+    """Forget everything logged (tests use it to start from a clean table)."""
+    TABLE[:] = [None] * SIZE
+    EVENTS[:] = [None] * EVENT_SIZE
+    _event_index[0] = 0
+
+
+def resize(size=1 << 12, event_size=1 << 10):
+    """Give the rings new sizes (powers of two) and clear them; returns the previous ``(size, event_size)``.
+
+    The defaults keep the last 4096 tensor ids (each slot costs about 150 bytes once used: at most 0.6 MB)
+    and 1024 events; a bigger table keeps history for longer forward passes.
+    """
+    global SIZE, MASK, EVENT_SIZE, EVENT_MASK
+    if size & (size - 1) or event_size & (event_size - 1) or size < 2 or event_size < 2:
+        raise ValueError(f"ring sizes must be powers of two, got {size} and {event_size}")
+    previous = SIZE, EVENT_SIZE
+    SIZE, MASK, EVENT_SIZE, EVENT_MASK = size, size - 1, event_size, event_size - 1
+    TABLE[:] = [None] * SIZE
+    EVENTS[:] = [None] * EVENT_SIZE
+    _event_index[0] = 0
+    return previous

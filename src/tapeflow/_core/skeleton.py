@@ -1,0 +1,87 @@
+"""What a tape's recording looks like without its arrays: the shared input of ``debug.explain`` and ``tape_graph``.
+
+A :class:`Skeleton` lists the recorded ops in program order as :class:`Node` tuples: the :class:`Op`, and for each
+input and output its tensor id, dtype name and shape, plus the provenance pair of the user's line (``where``, see
+:func:`tapeflow._core.state.line_of`). It holds no tensor and no array, so a non-persistent tape can keep one after
+``gradient()`` has freed everything else.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Node", "Skeleton", "skeleton_of", "skeleton_of_tape", "NOT_KEPT"]
+
+# A non-persistent tape whose gradient() found every gradient connected keeps no skeleton unless tapeflow.debug was
+# loaded before that call (building one costs about a microsecond per record on every training step).
+NOT_KEPT = ("This non-persistent GradientTape kept no recording after gradient(): every gradient was connected, and "
+            "a tape keeps its recording's skeleton only when a gradient is None or tapeflow.debug was imported before "
+            "the gradient() call. Import tapeflow.debug first, or use GradientTape(persistent=True).")
+
+
+class Node(NamedTuple):
+    """One recorded op: ``inputs`` and ``outputs`` are ``(id, dtype name, shape)`` triples."""
+
+    op: object
+    inputs: tuple
+    outputs: tuple
+    where: object
+
+
+class Skeleton(NamedTuple):
+    """A recording without arrays.
+
+    ``roots`` are the ids the tape watched; ``variables`` maps a watched variable's id to ``(name, trainable)``;
+    ``watch_accessed`` is the tape's ``watch_accessed_variables``.
+    """
+
+    nodes: list
+    roots: frozenset
+    variables: dict
+    watch_accessed: bool
+
+
+# ``np.dtype.name`` is computed in Python by NumPy (several microseconds); a non-persistent tape builds a skeleton
+# on every ``gradient()``, so names are looked up once per dtype.
+_DTYPE_NAMES = {}
+
+
+def _info(t):
+    v = t._value
+    dt = v.dtype
+    name = _DTYPE_NAMES.get(dt)
+    if name is None:
+        name = _DTYPE_NAMES[dt] = dt.name
+    return (t._id, name, getattr(v, "shape", ()))
+
+
+def skeleton_of(recording):
+    """The :class:`Skeleton` of a live :class:`~tapeflow._core.dispatch.Recording`."""
+    nodes = []
+    append = nodes.append
+    for op, inputs, outputs, _attrs, where in recording.records:
+        outs = (_info(outputs),) if type(outputs) is not tuple else tuple([_info(o) for o in outputs])
+        if len(inputs) == 1:
+            ins = (_info(inputs[0]),)
+        else:
+            ins = tuple([_info(t) for t in inputs])
+        append(Node(op, ins, outs, where))
+    variables = {vid: (v.name, bool(v.trainable)) for vid, v in recording.variables.items()}
+    return Skeleton(nodes, frozenset(recording.roots), variables, recording.watch_accessed)
+
+
+def skeleton_of_tape(tape):
+    """The skeleton of ``tape``: from its live recording, or the one it kept after a non-persistent ``gradient()``.
+
+    Raises:
+        ValueError: when the tape has neither (it was never entered).
+    """
+    if tape._tape is not None:
+        return skeleton_of(tape._tape)
+    kept = getattr(tape, "_skeleton", None)
+    if kept is not None:
+        return kept
+    if getattr(tape, "_connected_ids", None) is not None:
+        raise ValueError(NOT_KEPT)
+    raise ValueError("This GradientTape has recorded nothing: enter it with `with tf.GradientTape() as tape:` "
+                     "before asking for its recording.")
