@@ -241,6 +241,22 @@ def test_not_a_variable():
     assert "assign_sub" in str(why) and "'Variable:0'" in str(why)
 
 
+def test_not_a_variable_after_a_real_gradient_step():
+    # The seed walkthrough's mistake exactly: the rebinding uses a gradient, which the log otherwise treats as an
+    # optimizer's update (no line); the variable read in it keeps the line.
+    w = tf.Variable(2.0)
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((w * x) ** 2)
+    dw = tape.gradient(loss, w)
+    w = w - 0.01 * dw  # <rebound-after-step>
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((w * x) ** 2)
+    assert tape.gradient(loss, w) is None
+    why = explain(tape, loss, w)
+    assert (why.cause, why.where) == ("not_a_variable", line("rebound-after-step"))
+
+
 def test_assigned():
     w = tf.Variable(2.0)
     v = tf.Variable(0.0)

@@ -68,7 +68,7 @@ def note_op(op, inputs, result, where=None):
 
     ``dispatch.execute`` calls it when :data:`ON` is true for ops no tape recorded (recorded ones are in the
     tapes' skeletons). The user's line costs a walk up the stack, paid unless an input derives from a gradient
-    (``lr * g``, an optimizer's update: not a path anyone asks about).
+    and none is a variable read (``lr * g``, an optimizer's update: not a path anyone asks about).
     """
     n = len(inputs)
     if n == 2:
@@ -78,11 +78,15 @@ def note_op(op, inputs, result, where=None):
     else:
         ids = tuple([t._id for t in inputs])
     if where is None:
+        derived = False
         for i in ids:
             e = TABLE[i & MASK]
-            if e is not None and e[0] == i and e[3] is None and e[1] is not READ:
-                break  # derived from a gradient: no line
-        else:
+            if e is not None and e[0] == i and e[3] is None:
+                if e[1] is READ:  # a variable takes part (``w = w - lr * g``, the classic mistake): keep the line
+                    derived = False
+                    break
+                derived = True  # derived from a gradient
+        if not derived:
             where = _where(3)
     if type(result) is tuple:
         for o in result:
