@@ -9,6 +9,7 @@ weighted, and each sample's weights averaged over their own trailing axes; ``Mea
 from __future__ import annotations
 
 from ._loss_functions import _to_tensor, squeeze_or_expand_to_same_rank
+from ._masks import get_keras_mask
 from ._state import auto_name, name_scope
 from .variables import Variable, standardize_dtype
 
@@ -208,6 +209,16 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        """Average ``fn``'s per-sample values into the running (weighted) mean."""
+        """Average ``fn``'s per-sample values into the running (weighted) mean; masked entries of ``y_pred`` (its
+        Keras mask) weigh nothing, as in Keras."""
+        mask = get_keras_mask(y_pred)
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        if mask is not None:
+            tf = _tf()
+            weight = tf.cast(mask, self.dtype)
+            if sample_weight is not None:
+                sample_weight = tf.cast(sample_weight, self.dtype)
+                weight, sample_weight = squeeze_or_expand_to_same_rank(weight, sample_weight)
+                weight = sample_weight * weight
+            sample_weight = weight
         return super().update_state(values, sample_weight=sample_weight)

@@ -166,3 +166,19 @@ def masked_model_predict_fit_evaluate(tf):
     return [pred, _mask(pred), m.predict(_IDS, verbose=0), first, [f32(v) for v in hist.history["loss"]],
             f32(m.evaluate(_IDS, y, verbose=0)), m.get_weights(),
             k.losses.MeanSquaredError()(y, pred), k.losses.MeanSquaredError(reduction="sum")(y, pred)]
+
+
+@case
+def masked_metrics(tf):
+    # Keras's mean-metric wrappers weigh masked entries of y_pred by zero (also in compiled metrics).
+    k, ids, h, out = _masked_model(tf)
+    m = k.Model(ids, out)
+    y = (np.arange(12.0).reshape(3, 4, 1) / 10).astype(np.float32)
+    pred = m(_IDS)
+    mae = k.metrics.MeanAbsoluteError()
+    mae.update_state(y, pred)
+    weighted = k.metrics.MeanSquaredError()
+    weighted.update_state(y, pred, sample_weight=np.array([1.0, 2.0, 0.5], np.float32))
+    m.compile(k.optimizers.SGD(0.1), "mse", metrics=["mae"], run_eagerly=True)
+    logs = m.evaluate(_IDS, y, verbose=0, return_dict=True)
+    return [mae.result(), weighted.result(), {key: np.float32(v) for key, v in logs.items()}]
