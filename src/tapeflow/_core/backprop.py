@@ -32,7 +32,7 @@ from .dtypes import TRAINABLE_NUMS
 from .state import STATE, loud, quiet
 from .tensor import wrap
 
-__all__ = ["backward", "unbroadcast", "RAW_BACKWARD"]
+__all__ = ["backward", "prune", "unbroadcast", "RAW_BACKWARD"]
 
 # Whether a backward pass that nothing records may run on NumPy values. ``tf.debugging.enable_check_numerics``
 # turns it off: it watches every gradient op, so every one of them must run as an op.
@@ -153,7 +153,7 @@ def backward(recording, targets, sources, output_gradients=None):
         # source, so nothing needs pruning.
         reach, path = recording.tracked, records
     else:
-        reach, path = _prune(records, sources)
+        reach, path = prune(records, sources)
 
     grads = {}
     for i, target in enumerate(targets):
@@ -191,7 +191,7 @@ def backward(recording, targets, sources, output_gradients=None):
     return out
 
 
-def _prune(records, sources):
+def prune(records, sources):
     """``(reach, path)``: ids of floating values downstream of a source, and the records on such paths."""
     # Integer values carry no gradient, so they never enter ``reach``.
     reach = {s._id for s in sources if s._value.dtype.num in TRAINABLE_NUMS}

@@ -26,9 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import nest
-from .backprop import unbroadcast
+from .backprop import prune, unbroadcast
 from .dispatch import READ_VARIABLE, execute
-from .dtypes import TRAINABLE_NUMS
 from .errors import InvalidArgumentError
 from .logs import get_logger, log_first_n
 from .state import loud, quiet
@@ -192,24 +191,6 @@ def _batched_grads(op, g, outputs, inputs, needs, attrs, n):
     return out
 
 
-def _prune(records, sources):
-    """``(reach, path)``: the floating values downstream of a source and the records on such paths."""
-    reach = {s._id for s in sources if s._value.dtype.num in TRAINABLE_NUMS}
-    path = []
-    for rec in records:
-        for t in rec[1]:
-            if t._id in reach:
-                break
-        else:
-            continue
-        path.append(rec)
-        out = rec[2]
-        for o in out if type(out) is tuple else (out,):
-            if o._value.dtype.num in TRAINABLE_NUMS:
-                reach.add(o._id)
-    return reach, path
-
-
 def batched_backward(recording, target, sources, seed):
     """Batched gradients of ``target`` for each source (``[N, *source.shape]`` tensors, ``None`` where unconnected).
 
@@ -218,7 +199,7 @@ def batched_backward(recording, target, sources, seed):
     """
     _, math_ops, _, _ = _lib()
     source_ids = {s._id for s in sources}
-    reach, path = _prune(recording.records, sources)
+    reach, path = prune(recording.records, sources)
     grads = {}
     if target._id in reach or target._id in source_ids:
         grads[target._id] = seed
