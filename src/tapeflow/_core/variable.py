@@ -176,8 +176,15 @@ class Variable:
         """The current value as a tensor (a read, recorded by active tapes)."""
         return self._read()
 
+    def _read_for_python(self):
+        """A conversion to NumPy or Python reads the variable, as in TF: an active tape watches it (and records
+        the read)."""
+        if STATE.tapes:
+            self._read()
+
     def numpy(self):
         """The current value as NumPy (a copy; a NumPy scalar for rank 0)."""
+        self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, ".numpy()")
         v = self._value
@@ -389,6 +396,7 @@ class Variable:
 
     # --- Python protocols ----------------------------------------------------------------------------------
     def __repr__(self):
+        self._read_for_python()
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={numpy_text(self._value, True)}>")
 
@@ -399,6 +407,7 @@ class Variable:
 
     def __array__(self, dtype=None, copy=None):
         # A writable copy, as TF gives: writing to it must not reach the variable or the tensors read from it.
+        self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "a NumPy conversion (np.asarray, np.array...)")
         return np.array(self._value, dtype=dtype, copy=True)
@@ -410,16 +419,19 @@ class Variable:
         return iter(self._read())
 
     def __bool__(self):
+        self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "bool()")
         return bool(self._value)
 
     def __float__(self):
+        self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "float()")
         return float(self._value)
 
     def __int__(self):
+        self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "int()")
         return int(self._value)

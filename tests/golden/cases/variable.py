@@ -396,3 +396,21 @@ def assign_sub_keeps_variable_trainable(tf):
         grads.append(dw)
         w.assign_sub(0.01 * dw)
     return [type(w).__name__, w, grads]
+
+
+@case
+def python_and_numpy_conversions_read_the_variable(tf):
+    # numpy(), float(), int(), bool(), np.asarray, str and repr read the variable: an active tape watches it.
+    vs = [tf.Variable(1.0, name=n) for n in ["numpy", "float", "int", "bool", "asarray", "str", "repr"]]
+    with tf.GradientTape() as tape:
+        vs[0].numpy()
+        float(vs[1])
+        int(vs[2])
+        bool(vs[3])
+        np.asarray(vs[4])
+        str(vs[5])
+        repr(vs[6])
+    with tf.GradientTape() as tape2:
+        vs[0].numpy()
+        y = vs[0] * 2.0
+    return [[v.name for v in tape.watched_variables()], tape2.gradient(y, vs[0])]
