@@ -81,7 +81,7 @@ def note_op(op, inputs, result, where=None):
         derived = False
         for i in ids:
             e = TABLE[i & MASK]
-            if e is not None and e[0] == i and e[3] is None:
+            if e is not None and e[3] is None and e[0] == i:
                 if e[1] is READ:  # a variable takes part (``w = w - lr * g``, the classic mistake): keep the line
                     derived = False
                     break
@@ -100,8 +100,11 @@ def note_op(op, inputs, result, where=None):
 def note_gradients(grads):
     """Mark what ``gradient()`` returned: ops on these values skip the walk for a line (see :func:`note_op`)."""
     for g in grads:
-        i = getattr(g, "_id", None)
-        if i is not None:
+        if g is not None:
+            try:
+                i = g._id
+            except AttributeError:  # an IndexedSlices
+                continue
             TABLE[i & MASK] = (i, GRADIENT, (), None)
 
 

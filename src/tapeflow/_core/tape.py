@@ -214,6 +214,8 @@ class GradientTape:
             # Keep only the watched variables (no recorded arrays) so watched_variables() still answers.
             self._watched_variables = self._tape.variables
             self._tape = None
+        if flat_sources is sources:  # a flat list or tuple of sources (the training step): nothing to rebuild
+            return grads if type(sources) is list else tuple(grads)
         return nest.pack_sequence_as(sources, grads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE, parallel_iterations=None,
