@@ -548,3 +548,24 @@ def test_grad_pass_through():
         y = tf.grad_pass_through(tf.round)(x) * tf.constant([2.0, 3.0])
     np.testing.assert_array_equal(y.numpy(), [0.0, 6.0])
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2.0, 3.0])
+
+
+def test_grad_fn_error_is_raised_once():
+    # A backward pass on arrays that fails is redone on tensors only for its own rules' errors, never a grad_fn's.
+    calls = []
+
+    @tf.custom_gradient
+    def f(x):
+        def grad(dy):
+            calls.append(1)
+            raise ValueError("boom")
+
+        return x * 2.0, grad
+
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    with pytest.raises(ValueError, match="boom"):
+        tape.gradient(y, x)
+    assert calls == [1]

@@ -173,9 +173,11 @@ def backward(recording, targets, sources, output_gradients=None):
                 grads = {k: g._value for k, g in seeds.items()}
                 try:
                     raw = _walk_raw(path, grads, reach, source_ids, targets)
-                except _RAW_ERRORS:
-                    # A gradient op failed on arrays (mismatched output gradients): run the scan again on tensors,
-                    # whose ops raise TensorFlow's error for it.
+                except _RAW_ERRORS as exc:
+                    if getattr(exc, "_tapeflow_tensor_rule", False):
+                        raise  # a tensor rule's own error (a custom gradient's, say): it would only happen again
+                    # A rule on arrays failed (mismatched output gradients): run the scan again on tensors, whose
+                    # ops raise TensorFlow's error for it.
                     grads, raw = seeds, False
                     _walk(path, grads, reach, source_ids, targets)
             else:
@@ -369,12 +371,16 @@ def _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
     """
     needs = tuple([t._id in reach for t in inputs])
     tg = wrap(g) if not op.multi_output else tuple([None if x is None else wrap(x) for x in g])
-    if len(inputs) == 1:
-        in_grads = (op.vjp(tg, outputs, inputs[0], **attrs),)
-    elif op.vjp_needs:
-        in_grads = op.vjp(tg, outputs, *inputs, needs, **attrs)
-    else:
-        in_grads = op.vjp(tg, outputs, *inputs, **attrs)
+    try:
+        if len(inputs) == 1:
+            in_grads = (op.vjp(tg, outputs, inputs[0], **attrs),)
+        elif op.vjp_needs:
+            in_grads = op.vjp(tg, outputs, *inputs, needs, **attrs)
+        else:
+            in_grads = op.vjp(tg, outputs, *inputs, **attrs)
+    except _RAW_ERRORS as exc:
+        exc._tapeflow_tensor_rule = True  # not to be retried on tensors (see ``backward``)
+        raise
     if any(_is_slices(x) for x in in_grads):
         # Put the upstream gradient back for the sparse scan, which starts again at this record.
         if not op.multi_output:
