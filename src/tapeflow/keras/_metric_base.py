@@ -115,9 +115,16 @@ class Metric:
         self.update_state(*args, **kwargs)
         return self.result()
 
+    # Constructor arguments ``get_config`` returns besides name and dtype, read from attributes of the same names,
+    # in Keras's order (subclasses with other needs override ``get_config``).
+    _config_keys = ()
+
     def get_config(self):
         """``{"name": ..., "dtype": ...}`` plus the subclass's constructor arguments."""
-        return {"name": self.name, "dtype": self.dtype}
+        config = {"name": self.name, "dtype": self.dtype}
+        for key in self._config_keys:
+            config[key] = getattr(self, key)
+        return config
 
     @classmethod
     def from_config(cls, config):

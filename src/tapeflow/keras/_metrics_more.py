@@ -47,9 +47,6 @@ class RootMeanSquaredError(Mean):
         """``sqrt(total / count)``."""
         return _tf().sqrt(super().result())
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
-
 
 class _LossMean(_MeanMetricWrapper):
     # Subclasses set ``_loss``, a per-sample function of _loss_functions.
@@ -58,9 +55,6 @@ class _LossMean(_MeanMetricWrapper):
     def __init__(self, name=None, dtype=None):
         super().__init__(type(self)._loss, name, dtype=dtype)
         self._direction = "down"
-
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
 
 def _named(fn_name):
@@ -151,9 +145,6 @@ class CosineSimilarity(_MeanMetricWrapper):
         super().__init__(_cosine_similarity, name, dtype=dtype, axis=axis)
         self._direction = "up"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
-
 
 class BinaryCrossentropy(_MeanMetricWrapper):
     """The (weighted) mean of the per-sample binary crossentropy."""
@@ -165,9 +156,7 @@ class BinaryCrossentropy(_MeanMetricWrapper):
         self.label_smoothing = label_smoothing
         self._direction = "down"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "from_logits": self.from_logits,
-                "label_smoothing": self.label_smoothing}
+    _config_keys = ("from_logits", "label_smoothing")
 
 
 class CategoricalCrossentropy(_MeanMetricWrapper):
@@ -181,9 +170,7 @@ class CategoricalCrossentropy(_MeanMetricWrapper):
         self.axis = axis
         self._direction = "down"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "from_logits": self.from_logits,
-                "label_smoothing": self.label_smoothing, "axis": self.axis}
+    _config_keys = ("from_logits", "label_smoothing", "axis")
 
 
 class SparseCategoricalCrossentropy(_MeanMetricWrapper):
@@ -198,9 +185,7 @@ class SparseCategoricalCrossentropy(_MeanMetricWrapper):
         self.axis = axis
         self._direction = "down"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "from_logits": self.from_logits,
-                "ignore_class": self.ignore_class, "axis": self.axis}
+    _config_keys = ("from_logits", "ignore_class", "axis")
 
 
 class _ConditionCount(Metric):

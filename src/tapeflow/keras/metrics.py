@@ -231,9 +231,6 @@ class Accuracy(_MeanMetricWrapper):
         super().__init__(fn=_accuracy, name=name, dtype=dtype)
         self._direction = "up"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
-
 
 class BinaryAccuracy(_MeanMetricWrapper):
     """How often ``y_pred > threshold`` matches binary labels."""
@@ -243,8 +240,7 @@ class BinaryAccuracy(_MeanMetricWrapper):
         self.threshold = threshold
         self._direction = "up"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "threshold": self.threshold}
+    _config_keys = ("threshold",)
 
 
 class CategoricalAccuracy(_MeanMetricWrapper):
@@ -254,9 +250,6 @@ class CategoricalAccuracy(_MeanMetricWrapper):
         super().__init__(fn=categorical_accuracy, name=name, dtype=dtype)
         self._direction = "up"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
-
 
 class SparseCategoricalAccuracy(_MeanMetricWrapper):
     """How often the argmax of ``y_pred`` is the integer label."""
@@ -264,9 +257,6 @@ class SparseCategoricalAccuracy(_MeanMetricWrapper):
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(fn=sparse_categorical_accuracy, name=name, dtype=dtype)
         self._direction = "up"
-
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
 
 class TopKCategoricalAccuracy(_MeanMetricWrapper):
@@ -277,8 +267,7 @@ class TopKCategoricalAccuracy(_MeanMetricWrapper):
         self.k = k
         self._direction = "up"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "k": self.k}
+    _config_keys = ("k",)
 
 
 class SparseTopKCategoricalAccuracy(_MeanMetricWrapper):
@@ -305,9 +294,6 @@ class MeanSquaredError(_MeanMetricWrapper):
         super().__init__(fn=_mse_fn, name=name, dtype=dtype)
         self._direction = "down"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
-
 
 class MeanAbsoluteError(_MeanMetricWrapper):
     """The (weighted) mean over samples of the mean absolute error along the last axis."""
@@ -316,5 +302,3 @@ class MeanAbsoluteError(_MeanMetricWrapper):
         super().__init__(_mae_fn, name, dtype=dtype)
         self._direction = "down"
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
