@@ -109,3 +109,28 @@ def test_train_digits_quick_run(tmp_path):
     assert "identical to the uninterrupted run: True" in proc.stdout, proc.stdout
     assert "GradientTape loop: test accuracy" in proc.stdout and "model.fit:" in proc.stdout, proc.stdout
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# The walkthrough's common mistakes, as example programs: run unchanged with tapeflow.debug's warning mode on, each
+# None gradient they print is explained with the mistake's cause.
+MISTAKE_CAUSES = {
+    "mistake_integer_inputs": "integer_dtype",
+    "mistake_numpy_in_middle": "left_tape",
+    "mistake_outside_with": "outside_tape",
+    "mistake_rebinding": "not_a_variable",
+}
+_EXPLAINED_RUN = (
+    "import runpy, sys, tapeflow.debug\n"
+    "tapeflow.debug.explain_none_gradients(True)\n"
+    "runpy.run_path(sys.argv[1], run_name='__main__')\n"
+)
+
+
+@pytest.mark.parametrize("stem", sorted(MISTAKE_CAUSES))
+def test_mistake_example_is_explained(stem):
+    proc = subprocess.run([sys.executable, "-c", _EXPLAINED_RUN, f"{stem}.py"], cwd=EXAMPLES, env=dict(os.environ),
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    causes = re.findall(r"\[cause: (\w+)\]", proc.stderr)
+    assert causes and set(causes) == {MISTAKE_CAUSES[stem]}, proc.stderr
+    assert f"{stem}.py:" in proc.stderr, proc.stderr  # the explanation names a line of the program
