@@ -502,3 +502,19 @@ def test_a_bigger_log_for_long_forward_passes():
             assert (explain(tape, y, w).cause, explain(tape, y, w).where) == ("outside_tape", line("long-before-2"))
     finally:
         provenance.resize(previous, provenance.EVENT_SIZE)
+
+
+def test_custom_gradient_that_returns_none():
+    x = tf.constant(2.0)
+
+    @tf.custom_gradient
+    def scaled(a):
+        return a * 3.0, lambda dy: None
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = scaled(x)  # <custom-none>
+    assert tape.gradient(y, x) is None
+    why = explain(tape, y, x)
+    assert (why.cause, why.where) == ("custom_gradient", line("custom-none"))
+    assert "scaled" in str(why) and "grad_fn" in str(why)

@@ -311,6 +311,8 @@ def _keep_for_explain(tape, flat_targets, flat_sources, grads):
                 break
     if keep:
         tape._skeleton = skeleton_of(tape._tape)
+        tape._gradient_results = (tuple(map(_ID, flat_targets)),
+                                  {s._id: g is not None for s, g in zip(flat_sources, grads)})
     else:
         tape._skeleton = None
         tape._connected_ids = (tuple(map(_ID, flat_targets)), tuple(map(_ID, flat_sources)))

@@ -42,6 +42,9 @@ flow. Causes, in :data:`CAUSES`:
     the value reaches the target only through ``Variable.assign*`` (where).
 ``unused``
     the source takes no part in computing the target.
+``custom_gradient``
+    the path goes through a ``tf.custom_gradient`` function whose ``grad_fn`` returned ``None`` for that input
+    (where it was called).
 
 With capture off (``tapeflow.debug.provenance(False)``), or once the bounded log has moved past the ops in question,
 the causes that need history (``outside_tape``, ``left_tape``, ``not_a_variable``, ``assigned``) degrade to
@@ -63,7 +66,7 @@ __all__ = ["Explanation", "explain", "explain_none_gradients", "provenance_captu
 provenance.KEEP_SKELETONS = True
 
 CAUSES = ("connected", "not_watched", "not_trainable", "watch_disabled", "integer_dtype", "left_tape", "outside_tape",
-          "stop_gradient", "non_differentiable", "not_a_variable", "assigned", "unused")
+          "stop_gradient", "non_differentiable", "not_a_variable", "assigned", "unused", "custom_gradient")
 
 _TRAINABLE = frozenset({"float16", "bfloat16", "float32", "float64", "complex64", "complex128"})
 _MARKERS = (provenance.READ, provenance.CONST, provenance.VARIABLE)
@@ -130,7 +133,11 @@ def explain(tape, target, source):
         if ids is not None and source._id in ids[1] and tuple(t._id for t in targets) == ids[0]:
             return Explanation("connected", None, f"The gradient with respect to {_describe(source)} is connected "
                                "(this tape's gradient() call found every gradient connected).")
-    return _Analysis(tape, skeleton_of_tape(tape), targets).explain(source)
+    analysis = _Analysis(tape, skeleton_of_tape(tape), targets)
+    results = getattr(tape, "_gradient_results", None)  # which gradients the tape's gradient() call returned
+    if results is not None and list(results[0]) == analysis.target_ids:
+        analysis.kept = results
+    return analysis.explain(source)
 
 
 class _Switch:
@@ -391,6 +398,14 @@ class _Analysis:
                                    "differentiable. Use the computed tensor directly instead of storing it in a "
                                    "variable inside the tape.", _names(path))
         # Every link passes, yet the gradient is None: a gradient rule gave no gradient for this input.
+        for kind, info in path:
+            name = _op_name(info.op) if kind == "recorded" else ""
+            if name.startswith("CustomGradient("):
+                where = line_of(info.where)
+                return Explanation("custom_gradient", where, f"The custom-gradient function {name[15:-1]}{_at(where)} "
+                                   f"is on the path from {who} to the target, and its grad_fn returned None for that "
+                                   "input. Return a gradient for it from grad_fn (zeros if it has no influence).",
+                                   _names(path))
         where = _edge_where(path[0]) if path else None
         return Explanation("non_differentiable", where, f"The ops from {who} to the target are differentiable, but a "
                            "gradient rule on the path gives no gradient for this input (as tf.gather does for its "
