@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..._core import provenance
 from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import Tensor
 from ...ops.array_ops import cast
@@ -263,6 +264,17 @@ class Optimizer(_extras.ExtrasMixin):
 
         An empty ``grads`` does nothing (``iterations`` stays).
         """
+        if not provenance.ON:
+            return self._apply(grads, trainable_variables)
+        # The update's ops are no user's code: keep them out of tapeflow.debug's provenance log, as the backward
+        # pass does (a frame walk per op would cost more than the update itself on small models).
+        provenance.pause()
+        try:
+            return self._apply(grads, trainable_variables)
+        finally:
+            provenance.resume()
+
+    def _apply(self, grads, trainable_variables):
         if len(grads) == 0:
             return
         if trainable_variables is None:
