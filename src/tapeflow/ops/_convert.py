@@ -94,6 +94,8 @@ def matching(*values, lenient=False):
     ``Cannot convert 2.5 to EagerTensor of dtype int32``. ``lenient`` (``tf.add`` only) lets a value that does
     not fit keep its own inferred dtype, so the op then reports the clash, as TF's AddV2 fallback does.
     """
+    if len(values) == 2 and type(values[0]) is EagerTensor and type(values[1]) is EagerTensor:
+        return values  # two tensors (``tf.multiply(g, lr)`` in an optimizer): nothing to convert
     for i, v in enumerate(values):
         if isinstance(v, Tensor) or getattr(v, "_tapeflow_variable", False):
             like = to_tensor(v)
