@@ -320,18 +320,40 @@ def test_hot_ops_have_rules_on_arrays():
     assert hot <= {e.name for e in RAW}
 
 
+def _first_order_of(entry, sample, arrays, ws, watched):
+    """:func:`_first_order` with only the inputs at the indices in ``watched`` watched (the others constants)."""
+    xs = _inputs(entry, arrays)
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch([xs[i] for i in watched])
+        loss = _tf_loss(_call(entry, sample, xs), ws)
+    return tape.gradient(loss, xs)
+
+
+def _raw_params():
+    """``_params(RAW, "grad")``, each with the inputs to watch: all, and for several inputs the first or last alone."""
+    out = []
+    for p in _params(RAW, "grad"):
+        entry, sample = p.values
+        for watch in ["all", "first", "last"] if len(sample.args) > 1 else ["all"]:
+            out.append(pytest.param(entry, sample, watch, id=f"{p.id}-{watch}", marks=p.marks))
+    return out
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
-@pytest.mark.parametrize("entry,sample", _params(RAW, "grad"))
-def test_raw_rule_matches_tensor_rule(entry, sample, dtype, monkeypatch):
+@pytest.mark.parametrize("entry,sample,watch", _raw_params())
+def test_raw_rule_matches_tensor_rule(entry, sample, watch, dtype, monkeypatch):
+    """Also with only one input watched: the rules' ``needs`` branches must agree too."""
+    n = len(sample.args)
+    watched = range(n) if watch == "all" else [0] if watch == "first" else [n - 1]
     arrays = [a.astype(dtype) for a in sample.args]
     rng = _rng("raw", entry.name, sample.name)
     outs = _call(entry, sample, _inputs(entry, arrays))
     ws = [rng.standard_normal(np.shape(_np(o))).astype(_np(o).dtype) for o in outs]
     calls = _count_calls(monkeypatch, _ops_named(entry.name), "raw")
-    raw = [_np(g) for g in _first_order(entry, sample, arrays, ws)]
+    raw = [_np(g) for g in _first_order_of(entry, sample, arrays, ws, watched)]
     assert calls, f"{entry.name}: the rule on arrays did not run"
     monkeypatch.setattr(backprop, "RAW_BACKWARD", False)
-    ref = [_np(g) for g in _first_order(entry, sample, arrays, ws)]
+    ref = [_np(g) for g in _first_order_of(entry, sample, arrays, ws, watched)]
     for i, (a, b) in enumerate(zip(raw, ref)):
         assert (a is None) == (b is None), f"input {i}: {a!r} vs {b!r}"
         if a is not None:
