@@ -328,6 +328,11 @@ def _sqrt_grad(g, y, x):
     return execute(SQRT_GRAD, (y, g))
 
 
+@SQRT.defraw
+def _sqrt_raw(g, y, x):
+    return SQRT_GRAD.forward(y, g)
+
+
 @defop("SqrtGrad", quiet=True, dtypes=FLOAT_COMPLEX)
 def SQRT_GRAD(y, g):
     out = g * y.dtype.type(0.5) / np.conj(y)
@@ -375,12 +380,22 @@ def _exp_grad(g, y, x):
     return execute(MUL, (g, _cj(y)))
 
 
+@EXP.defraw
+def _exp_raw(g, y, x):
+    return g * raw_cj(y)
+
+
 LOG = defop("Log", quiet=True, dtypes=FLOAT_COMPLEX)(np.log)
 
 
 @LOG.defvjp
 def _log_grad(g, y, x):
     return g * reciprocal(conj(x))
+
+
+@LOG.defraw
+def _log_raw(g, y, x):
+    return g * RECIPROCAL.forward(raw_cj(x))
 
 
 @defop("Reciprocal", quiet=True, dtypes=FLOAT_COMPLEX + ("int8", "int16", "int32", "int64"))

@@ -21,6 +21,7 @@ from .elementwise_ops import divide_no_nan, log1p, squared_difference
 from .math_ops import (
     ADD,
     COMPLEX,
+    EXP,
     MUL,
     NEG,
     exp,
@@ -36,7 +37,7 @@ from .math_ops import (
     via_tensors,
 )
 from .math_ops import abs as _abs
-from .reduction_ops import _normalize_axis, reduce_mean, reduce_sum
+from .reduction_ops import SUM, _normalize_axis, reduce_mean, reduce_sum
 
 __all__ = [
     "softmax", "log_softmax", "relu", "sigmoid", "tanh", "sparse_softmax_cross_entropy_with_logits",
@@ -77,6 +78,11 @@ def _softmax_grad(g, y, x, axis):
     return (g - reduce_sum(g * y, axis, keepdims=True)) * y
 
 
+@SOFTMAX.defraw
+def _softmax_raw(g, y, x, axis):
+    return (g - SUM.forward(g * y, (axis % y.ndim,), True)) * y
+
+
 @defop("LogSoftmax", dtypes=FLOAT, quiet=True)
 def LOG_SOFTMAX(x, axis):
     _softmax_rank_check("LogSoftmax", x)
@@ -90,6 +96,11 @@ def LOG_SOFTMAX(x, axis):
 def _log_softmax_grad(g, y, x, axis):
     # dx = g - sum(g, axis) * softmax(x), with softmax(x) = exp(y)
     return g - reduce_sum(g, axis, keepdims=True) * exp(y)
+
+
+@LOG_SOFTMAX.defraw
+def _log_softmax_raw(g, y, x, axis):
+    return g - SUM.forward(g, (axis % y.ndim,), True) * EXP.forward(y)
 
 
 def _softmax_axis(x, axis):
