@@ -26,10 +26,7 @@ pass, whose ops are no user's code (ops other threads run meanwhile are not capt
 
 from __future__ import annotations
 
-import os
-import sys
-
-from .state import next_id
+from .state import next_id, user_frame
 
 __all__ = ["ON", "WARN_NONE", "KEEP_SKELETONS", "note_op", "note_gradients", "note_read", "note_const",
            "note_variable", "note_assign", "note_leave", "set_enabled", "enabled", "pause", "resume", "set_warn_none",
@@ -87,7 +84,7 @@ def note_op(op, inputs, result, where=None):
                     break
                 derived = True  # derived from a gradient
         if not derived:
-            where = _where(3)
+            where = user_frame(3)
     if type(result) is tuple:
         for o in result:
             i = o._id
@@ -115,12 +112,12 @@ def note_read(variable_id, tensor_id):
 
 def note_const(tensor_id):
     """A tensor was made from a Python or NumPy value (``tf.constant``, ``tf.convert_to_tensor``)."""
-    TABLE[tensor_id & MASK] = (tensor_id, CONST, (), _where(3))
+    TABLE[tensor_id & MASK] = (tensor_id, CONST, (), user_frame(3))
 
 
 def note_variable(variable_id, name):
     """A variable was created: its line (for an integer or non-trainable variable) and its name."""
-    TABLE[variable_id & MASK] = (variable_id, VARIABLE, (), _where(3), name)
+    TABLE[variable_id & MASK] = (variable_id, VARIABLE, (), user_frame(3), name)
 
 
 def _event(kind, subject, value, detail, where):
@@ -141,41 +138,16 @@ def note_assign(variable_id, value, method):
     e = TABLE[vid & MASK]
     if e is not None and e[0] == vid and e[3] is None and e[1] is not READ:
         return
-    _event(ASSIGN, variable_id, vid, method, _where(3))
+    _event(ASSIGN, variable_id, vid, method, user_frame(3))
 
 
 def note_leave(subject_id, how):
     """The value of the tensor or variable ``subject_id`` left for NumPy or Python (``how``: ``".numpy()"``...)."""
-    _event(LEAVE, subject_id, None, how, _where(3))
+    _event(LEAVE, subject_id, None, how, user_frame(3))
 
 
 # ``user_frame`` (state.py) with the "is this tapeflow's code?" answer memoised per code object: the string test
 # is most of a walk's cost. Code objects are few and long-lived; the memo is cleared if it ever grows large.
-_getframe = sys._getframe
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_INSIDE = {}
-
-
-def _where(depth):
-    """``(code, lasti)`` of the innermost frame outside tapeflow, starting ``depth`` frames above the caller."""
-    try:
-        f = _getframe(depth)
-    except ValueError:
-        return None
-    inside = _INSIDE
-    while f is not None:
-        code = f.f_code
-        flag = inside.get(code)
-        if flag is None:
-            if len(inside) > 100_000:
-                inside.clear()
-            flag = inside[code] = code.co_filename.startswith(_PACKAGE_DIR)
-        if not flag:
-            return (code, f.f_lasti)
-        f = f.f_back
-    return None
-
-
 # ------------------------------------------------------------------------------------------ switches
 
 

@@ -87,7 +87,10 @@ def user_frame(depth=3):
     """
     # ``depth`` is where the walk starts. Every public path has at least one tapeflow frame between the caller
     # and ``execute``, so recording starts at 3 (user_frame <- execute <- API function <- caller).
-    f = _getframe(depth)
+    try:
+        f = _getframe(depth)
+    except ValueError:  # a stack shallower than ``depth``
+        return None
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE_DIR):
         f = f.f_back
     if f is None:
