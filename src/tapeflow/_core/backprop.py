@@ -21,7 +21,7 @@ tensors. The values are the same bit for bit; only the Python work around them s
 
 from __future__ import annotations
 
-from operator import length_hint
+from operator import attrgetter, length_hint
 
 import numpy as np
 
@@ -29,8 +29,12 @@ from . import errors
 from .convert import c_name
 from .dispatch import READ_VARIABLE, execute
 from .dtypes import TRAINABLE_NUMS
-from .state import STATE, loud, quiet
-from .tensor import wrap
+from .state import STATE, loud, next_id, quiet
+from .tensor import EagerTensor, wrap
+
+_new = object.__new__
+_ID = attrgetter("_id")
+_VALUE = attrgetter("_value")
 
 __all__ = ["backward", "prune", "unbroadcast", "RAW_BACKWARD"]
 
@@ -145,8 +149,8 @@ def backward(recording, targets, sources, output_gradients=None):
         sources: tensors or variables.
         output_gradients: optional list of tensors (or ``None``) aligned with ``targets``.
     """
-    _, array_ops, _ = _ops()
-    source_ids = {s._id for s in sources}
+    _, array_ops, _ = _OPS or _ops()
+    source_ids = set(map(_ID, sources))
     records = recording.records
     if recording.roots <= source_ids:
         # Every watched value is a source (the usual training step): all that is tracked lies downstream of a
@@ -170,7 +174,7 @@ def backward(recording, targets, sources, output_gradients=None):
         try:
             if RAW_BACKWARD and not STATE.tapes:
                 seeds = grads
-                grads = {k: g._value for k, g in seeds.items()}
+                grads = dict(zip(seeds, map(_VALUE, seeds.values())))
                 try:
                     raw = _walk_raw(path, grads, reach, source_ids, targets)
                 except _RAW_ERRORS as exc:
@@ -185,12 +189,14 @@ def backward(recording, targets, sources, output_gradients=None):
         finally:
             loud(token)
     # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
-    get = grads.get
-    out = []
-    for s in sources:
-        g = get(s._id)
-        out.append(wrap(g) if raw and g is not None else g)
-    return out
+    gradients = list(map(grads.get, map(_ID, sources)))
+    if raw:
+        for k, g in enumerate(gradients):
+            if g is not None:
+                t = gradients[k] = _new(EagerTensor)  # ``wrap``, inlined: one per variable of a training step
+                t._value = g
+                t._id = next_id()
+    return gradients
 
 
 def prune(records, sources):

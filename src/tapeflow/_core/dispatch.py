@@ -12,16 +12,20 @@ one reversed scan, and tuples are the cheapest thing Python can build on the per
 
 from __future__ import annotations
 
+import sys
+
 from . import errors, provenance
 from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
 from .registry import defop
-from .state import ERRSTATE, RESTORE, SILENCE, SILENT, STATE, next_id, user_frame
+from .state import ERRSTATE, PACKAGE_DIR, RESTORE, SILENCE, SILENT, STATE, next_id, user_frame
 from .tensor import EagerTensor, wrap
+
+_getframe = sys._getframe
 
 _new = object.__new__
 
-__all__ = ["execute", "Recording", "record_variable_read", "EMPTY"]
+__all__ = ["execute", "Recording", "READ_VARIABLE", "EMPTY"]
 
 EMPTY = {}
 
@@ -160,7 +164,16 @@ def execute(op, inputs, attrs=EMPTY):
             else:
                 continue
             if where is None:
-                where = user_frame(3)
+                # The user's line (``state.user_frame``): usually the caller of the API function that called
+                # ``execute``, so that frame is tried inline before any walk up the stack.
+                try:
+                    f = _getframe(2)
+                except ValueError:  # a shallow stack (``execute`` called from the top level)
+                    f = None
+                if f is not None and not f.f_code.co_filename.startswith(PACKAGE_DIR):
+                    where = (f.f_code, f.f_lasti)
+                else:
+                    where = user_frame(3)
             rec.records.append((op, inputs, result, attrs, where))
             if not op.multi_output:
                 if out.dtype.num in TRAINABLE_NUMS:
@@ -195,21 +208,6 @@ def _forward(op, inputs, attrs):
     finally:
         if token is not None:
             RESTORE(token)
-
-
-def record_variable_read(var, tensor, tapes):
-    """A read of ``var`` returned ``tensor``: auto-watch ``var`` where asked, and record the read.
-
-    Reads keep no provenance (``where`` is None): the op that uses the value records the user's line.
-    """
-    vid = var._id
-    for rec in tapes:
-        tracked = rec.tracked
-        if rec.watch_accessed and var._trainable and vid not in rec.variables:
-            rec.watch_variable(var)
-        if vid in tracked:
-            rec.records.append((READ_VARIABLE, (var,), tensor, EMPTY, None))
-            tracked.add(tensor._id)
 
 
 def _read_forward(value):

@@ -10,7 +10,7 @@ import os
 import sys
 import threading
 
-__all__ = ["STATE", "next_id", "user_frame", "line_of", "quiet", "loud"]
+__all__ = ["STATE", "next_id", "user_frame", "line_of", "quiet", "loud", "PACKAGE_DIR"]
 
 
 class _ThreadState(threading.local):
@@ -76,7 +76,7 @@ except ImportError:  # pragma: no cover - other NumPy versions: the public, slow
 
 
 _getframe = sys._getframe
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def user_frame(depth=3):
@@ -91,7 +91,7 @@ def user_frame(depth=3):
         f = _getframe(depth)
     except ValueError:  # a stack shallower than ``depth``
         return None
-    while f is not None and f.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while f is not None and f.f_code.co_filename.startswith(PACKAGE_DIR):
         f = f.f_back
     if f is None:
         return None

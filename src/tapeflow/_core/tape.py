@@ -9,6 +9,7 @@ TensorFlow 2.21's ``backprop.GradientTape`` state for state, error for error.
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 
 from . import nest, provenance
@@ -18,9 +19,13 @@ from .dtypes import is_trainable
 from .logs import log_first_n
 from .skeleton import skeleton_of
 from .state import STATE, line_of, user_frame
-from .tensor import Tensor, convert_to_tensor
+from .tensor import EagerTensor, Tensor, convert_to_tensor
+from .variable import ResourceVariable
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
+
+# The types of sources and targets that need no check (see ``_flat_differentiable``).
+_PLAIN = frozenset((EagerTensor, ResourceVariable))
 
 
 class UnconnectedGradients(enum.Enum):
@@ -268,6 +273,8 @@ def _flat_differentiable(structure, probe):
     if isinstance(structure, Tensor) or getattr(structure, "_tapeflow_variable", False):
         return [structure]
     if type(structure) is list or type(structure) is tuple:
+        if set(map(type, structure)) <= _PLAIN:  # a training step's list of variables: one C-level test
+            return structure
         for x in structure:  # the usual flat list of tensors and variables: no copy, no walk
             if not isinstance(x, Tensor) and not getattr(x, "_tapeflow_variable", False):
                 break
@@ -294,6 +301,7 @@ def _creation_order(v):
 
 
 _ID = operator.attrgetter("_id")
+_IS_NONE = functools.partial(operator.is_, None)
 
 
 def _keep_for_explain(tape, flat_targets, flat_sources, grads):
@@ -303,13 +311,7 @@ def _keep_for_explain(tape, flat_targets, flat_sources, grads):
     or once ``tapeflow.debug`` is loaded; otherwise only the ids of this call, which is enough to answer
     "connected" for its sources.
     """
-    keep = provenance.KEEP_SKELETONS or provenance.WARN_NONE
-    if not keep:
-        for g in grads:
-            if g is None:
-                keep = True
-                break
-    if keep:
+    if provenance.KEEP_SKELETONS or provenance.WARN_NONE or any(map(_IS_NONE, grads)):
         tape._skeleton = skeleton_of(tape._tape)
         tape._gradient_results = (tuple(map(_ID, flat_targets)),
                                   {s._id: g is not None for s, g in zip(flat_sources, grads)})

@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from . import dtypes, errors, provenance
-from .dispatch import record_variable_read
+from .dispatch import EMPTY, READ_VARIABLE
 from .shape import TensorShape
 from .state import STATE, next_id
 from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value
@@ -163,7 +163,21 @@ class Variable:
         t._id = next_id()
         tapes = STATE.tapes
         if tapes:
-            record_variable_read(self, t, tapes)
+            # Auto-watch the variable where a tape asks for it, and record the read as an identity from the
+            # variable's id (``ReadVariableOp``). Reads keep no provenance (``where`` is None): the op that uses
+            # the value records the user's line.
+            vid = self._id
+            for rec in tapes:
+                tracked = rec.tracked
+                if vid not in tracked:
+                    # Not watched yet (the first read in a tape): auto-watch where the tape asks for it.
+                    if not rec.watch_accessed or not self._trainable or vid in rec.variables:
+                        continue
+                    rec.watch_variable(self)
+                    if vid not in tracked:  # an integer variable: watched, but carries no gradient
+                        continue
+                rec.records.append((READ_VARIABLE, (self,), t, EMPTY, None))
+                tracked.add(t._id)
         elif provenance.ON:  # a read no tape records (reads inside a tape are in its skeleton)
             provenance.note_read(self._id, t._id)
         return t
@@ -279,9 +293,11 @@ class Variable:
             provenance.note_assign(self._id, value, "assign")
         return self._unread() if read_value else None
 
+    _unread_view = None
+
     def _unread(self):
         """The ``_UnreadVariable`` that assignments return; it holds no state of its own, so one is reused."""
-        unread = self.__dict__.get("_unread_view")
+        unread = self._unread_view
         if unread is None:
             unread = self._unread_view = _UnreadVariable(self)
         return unread
@@ -313,6 +329,19 @@ class Variable:
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` (same shape); returns the variable, or ``None`` with ``read_value=False``."""
+        value = self._value
+        if type(delta) is EagerTensor and type(value) is np.ndarray:
+            d = delta._value
+            if (d.dtype is value.dtype and d.shape == value.shape and value.base is None
+                    and _getrefcount(value) == _SOLE_HOLDER):
+                # A training loop's ``v.assign_sub(lr * g)``, spelled out (see ``_update``): one in-place subtract.
+                if provenance.ON:
+                    provenance.note_assign(self._id, delta, "assign_sub")
+                value -= d
+                if read_value:
+                    unread = self._unread_view
+                    return unread if unread is not None else self._unread()
+                return None
         self._update(delta, "AssignSubVariableOp", -1)
         return self._unread() if read_value else None
 

@@ -158,6 +158,17 @@ def _class_count_error(op_name, shape):
 
 
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_ROWS = {}
+
+
+def _rows(n):
+    """``arange(n)``, kept for the batch sizes seen (only ever used as an index, never written)."""
+    rows = np.arange(n)
+    rows.flags.writeable = False
+    if len(_ROWS) < 64:
+        _ROWS[n] = rows
+    return rows
 
 
 @defop("SparseSoftmaxCrossEntropyWithLogits", num_outputs=2, dtypes=FLOAT, same_dtype=False, quiet=True)
@@ -168,8 +179,9 @@ def SPARSE_XENT(logits, labels):
     if n:
         # Reductions through the ufuncs directly (positional arguments): ``.min()``/``.max()``/``.sum()`` go
         # through a Python wrapper in NumPy's ``_methods`` each, and this op runs on every training step.
-        lo, hi = _MIN(labels), _MAX(labels)
-        if lo < 0 or hi >= c:
+        # One reduction checks both ends: seen as unsigned, a negative label is larger than any class count.
+        if _MAX(labels.view(_UNSIGNED[labels.dtype.itemsize])) >= c:
+            lo, hi = _MIN(labels), _MAX(labels)
             bad = lo if lo < 0 else hi
             raise errors.op_error(
                 "SparseSoftmaxCrossEntropyWithLogits",
@@ -178,7 +190,9 @@ def SPARSE_XENT(logits, labels):
     shifted = logits - _MAX(logits, 1, None, None, True)
     e = np.exp(shifted)
     s = np.add.reduce(e, 1, None, None, True)
-    rows = np.arange(n)
+    rows = _ROWS.get(n)
+    if rows is None:
+        rows = _rows(n)
     loss = np.log(s[:, 0]) - shifted[rows, labels]
     backprop = e / s
     backprop[rows, labels] -= 1

@@ -8,21 +8,34 @@ Conversion follows TF: the other operand takes the tensor's dtype (``t * 2.0``),
 from __future__ import annotations
 
 from .._core.dispatch import execute
+from .._core.state import next_id
 from .._core.tensor import _TF_NAME, EagerTensor, Tensor, convert_to_tensor
+from .._core.variable import ResourceVariable
 from . import array_ops, linalg_ops, math_ops
 from ._convert import operand_like
+
+_new = object.__new__
 
 
 def _binary(op):
     lenient = op is math_ops.ADD  # ``t + 2.5`` on an int tensor fails in AddV2 itself, as in TF (see operand_like)
 
     def forward(self, other):
-        if type(other) is not EagerTensor:
-            other = operand_like(other, self, lenient=lenient)
+        kind = type(other)
+        if kind is not EagerTensor:
+            # A variable (``h + b`` in a dense layer) is read directly, without the conversion's type tests.
+            other = other._read() if kind is ResourceVariable else operand_like(other, self, lenient=lenient)
         return execute(op, (self, other))
 
     def reflected(self, other):  # ``2.5 + t`` is refused before any op runs, also in TF
-        return execute(op, (operand_like(other, self), self))
+        if type(other) is self._value.dtype.type:
+            # A NumPy scalar of the tensor's own type (``lr * g`` in a training loop): wrapped as it is.
+            x = _new(EagerTensor)
+            x._value = other
+            x._id = next_id()
+        else:
+            x = operand_like(other, self)
+        return execute(op, (x, self))
 
     return forward, reflected
 
