@@ -299,6 +299,14 @@ def _walk_raw(path, grads, reach, source_ids, targets):
     get, pop = grads.get, grads.pop
     records = reversed(path)
     for op, inputs, outputs, attrs, _where in records:
+        if op is READ_VARIABLE:  # an identity to the variable: no rule, no shape to fit
+            oid = outputs._id
+            g = get(oid) if oid in source_ids else pop(oid, None)
+            if g is not None:
+                vid = inputs[0]._id
+                prev = get(vid)
+                grads[vid] = g if prev is None else prev + g
+            continue
         if op.multi_output:
             g = tuple([get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs])
             if op.vjp is None or all(x is None for x in g):
@@ -309,16 +317,11 @@ def _walk_raw(path, grads, reach, source_ids, targets):
             g = get(oid) if oid in source_ids else pop(oid, None)
             if g is None:
                 continue
-            if op is READ_VARIABLE:  # an identity to the variable: no rule, no shape to fit
-                vid = inputs[0]._id
-                prev = get(vid)
-                grads[vid] = g if prev is None else prev + g
-                continue
-            if op.vjp is None:
-                continue
             ans = outputs._value
         rule = op.raw
         if rule is None:
+            if op.vjp is None:  # a non-differentiable op (its upstream gradient was dropped above)
+                continue
             if not _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
                 return _to_sparse_walk(path, length_hint(records), grads, reach, source_ids, targets)
             continue

@@ -51,7 +51,7 @@ class Recording:
         if var._value.dtype.num in TRAINABLE_NUMS:
             self.tracked.add(var._id)
             self.roots.add(var._id)
-        self.variables.setdefault(var._id, var)
+        self.variables[var._id] = var  # a second watch keeps the first one's place: dicts keep insertion order
 
     def watch(self, tensor):
         if tensor._value.dtype.num in TRAINABLE_NUMS:
@@ -88,6 +88,14 @@ def _allowed_error(op, inputs):
         f"\t; NodeDef: {{{{node {op.name}}}}}; {summary} [Op:{op.name}] name: ")
 
 
+def _check_allowed(op, dt, inputs):
+    """Raise TF's error if ``op`` does not take ``dt`` (its first input's dtype); else remember ``dt`` as accepted."""
+    allowed = op.allowed_nums
+    if allowed is not None and dt.num not in allowed:
+        raise _allowed_error(op, inputs)
+    op.accepted = dt
+
+
 def _forward_error(op, exc, values, attrs):
     if op.on_error is not None:
         err = op.on_error(exc, values, attrs)
@@ -118,9 +126,8 @@ def execute(op, inputs, attrs=EMPTY):
         # Builtin NumPy dtypes are singletons: identity is the cheap common case.
         if yv.dtype is not dt and op.same_dtype and yv.dtype.num != dt.num:
             raise _dtype_error(op, inputs)
-        allowed = op.allowed_nums
-        if allowed is not None and dt.num not in allowed:
-            raise _allowed_error(op, inputs)
+        if dt is not op.accepted:  # the dtype this op last accepted: one identity test on the hot path
+            _check_allowed(op, dt, inputs)
         token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
         try:
             out = op.forward(xv, yv, **attrs) if attrs else op.forward(xv, yv)
@@ -132,9 +139,8 @@ def execute(op, inputs, attrs=EMPTY):
     elif n == 1:
         # The other hot case: unary ops and reductions (attributes are passed by keyword).
         xv = inputs[0]._value
-        allowed = op.allowed_nums
-        if allowed is not None and xv.dtype.num not in allowed:
-            raise _allowed_error(op, inputs)
+        if xv.dtype is not op.accepted:
+            _check_allowed(op, xv.dtype, inputs)
         token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
         try:
             out = op.forward(xv, **attrs) if attrs else op.forward(xv)

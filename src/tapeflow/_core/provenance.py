@@ -146,8 +146,6 @@ def note_leave(subject_id, how):
     _event(LEAVE, subject_id, None, how, user_frame(3))
 
 
-# ``user_frame`` (state.py) with the "is this tapeflow's code?" answer memoised per code object: the string test
-# is most of a walk's cost. Code objects are few and long-lived; the memo is cleared if it ever grows large.
 # ------------------------------------------------------------------------------------------ switches
 
 

@@ -83,7 +83,7 @@ class Op:
     """
 
     __slots__ = ("name", "forward", "vjp", "vjp_needs", "raw", "raw_needs", "num_outputs", "allowed", "allowed_nums",
-                 "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp")
+                 "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp", "accepted")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
                  on_error=None, quiet=False):
@@ -109,6 +109,9 @@ class Op:
         self.on_error = on_error
         self.quiet = quiet
         self.doc = forward.__doc__
+        # The dtype ``execute`` last found in ``allowed`` (a dtype object, compared by identity): it spares the
+        # set lookup on every call after the first. Reset whenever ``allowed_nums`` changes.
+        self.accepted = None
 
     def defvjp(self, rule):
         """Register ``rule`` as this op's gradient (use as a decorator, right under the forward)."""
@@ -124,6 +127,8 @@ class Op:
         same values with the same kernels (the op database checks that they agree bit for bit): it spares the
         backward pass of a plain training step one tensor per gradient and one dispatch per gradient op.
         """
+        if self.vjp is None:  # the backward pass on arrays tells a non-differentiable op by ``vjp`` alone
+            raise ValueError(f"op {self.name!r}: register its tensor rule (defvjp) before its rule on arrays")
         code = rule.__code__
         self.raw = rule
         self.raw_needs = "needs" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
