@@ -330,14 +330,17 @@ class Variable:
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` (same shape); returns the variable, or ``None`` with ``read_value=False``."""
         value = self._value
-        if type(delta) is EagerTensor and type(value) is np.ndarray:
+        if type(delta) is EagerTensor:
             d = delta._value
-            if (d.dtype is value.dtype and d.shape == value.shape and value.base is None
-                    and _getrefcount(value) == _SOLE_HOLDER):
-                # A training loop's ``v.assign_sub(lr * g)``, spelled out (see ``_update``): one in-place subtract.
+            if d.dtype is value.dtype and d.shape == value.shape:
+                # A training loop's ``v.assign_sub(lr * g)``, spelled out (see ``_update``): nothing to convert or
+                # check, and an array only this variable holds is updated in place.
                 if provenance.ON:
                     provenance.note_assign(self._id, delta, "assign_sub")
-                value -= d
+                if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
+                    value -= d
+                else:
+                    self._value = value - d
                 if read_value:
                     unread = self._unread_view
                     return unread if unread is not None else self._unread()

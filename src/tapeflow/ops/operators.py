@@ -12,7 +12,7 @@ from .._core.state import next_id
 from .._core.tensor import _TF_NAME, EagerTensor, Tensor, convert_to_tensor
 from .._core.variable import ResourceVariable
 from . import array_ops, linalg_ops, math_ops
-from ._convert import operand_like
+from ._convert import operand_like, scalar_of
 
 _new = object.__new__
 
@@ -28,10 +28,16 @@ def _binary(op):
         return execute(op, (self, other))
 
     def reflected(self, other):  # ``2.5 + t`` is refused before any op runs, also in TF
-        if type(other) is self._value.dtype.type:
-            # A NumPy scalar of the tensor's own type (``lr * g`` in a training loop): wrapped as it is.
+        # A training loop's ``lr * g``: a NumPy scalar of the tensor's own type is wrapped as it is, a Python float
+        # converted (``operand_like``'s first cases, inline).
+        dtype = self._value.dtype
+        if type(other) is dtype.type:
             x = _new(EagerTensor)
             x._value = other
+            x._id = next_id()
+        elif type(other) is float and dtype.kind == "f":
+            x = _new(EagerTensor)
+            x._value = scalar_of(other, dtype)
             x._id = next_id()
         else:
             x = operand_like(other, self)
