@@ -2,7 +2,7 @@
 
 usage: python benchmarks/lean_step.py [repeats]
 
-Not part of tapeflow and not TensorFlow's API: about a hundred lines of Python that run ``benchmarks/run.py``'s MLP
+Not part of tapeflow and not TensorFlow's API: about 150 lines of Python that run ``benchmarks/run.py``'s MLP
 step (forward under a tape, gradient, ``assign_sub(lr * g)``) with what tapeflow's hot path must also do per op:
 variables whose reads are recorded and auto-watched, a tracked-id set deciding what to record, a dtype check, the
 user's line for each record, and one reversed scan with rules on arrays. What it leaves out is everything else
@@ -169,11 +169,14 @@ def gradient(rec, target, sources):
     return out
 
 
-def _step_parts():
+def _step_parts(variables_out=None):
+    """The step as ``step(phase)`` (``bytecodes.count``'s interface); ``variables_out`` receives the variables."""
     x, labels, params = run._mlp_data()
     xt, yt = _new(Tensor), _new(Tensor)
     xt._value, xt._id, yt._value, yt._id = x, next_id(), labels.astype(np.int32), next_id()
     variables = [Variable(p) for p in params]
+    if variables_out is not None:
+        variables_out.extend(variables)
     lr = _new(Tensor)
     lr._value, lr._id = np.float32(0.01), next_id()
 

@@ -1,9 +1,10 @@
 """``tf.Variable``: mutable state that tapes watch automatically when it is read.
 
-A variable holds a NumPy value that assignments *replace* (never mutate), so every tensor read from it stays a
-snapshot. Each read inside an active tape is recorded as an identity from the variable to the tensor read
-(``ReadVariableOp``), so gradients reach the variable through every read, and assignments, which record nothing,
-are not differentiable, as in TensorFlow.
+A variable holds a NumPy value that assignments replace, so every tensor read from it stays a snapshot; only an
+array that nothing but the variable holds (no tensor, view or buffer of it) is updated in place, as a training
+loop's ``p -= lr * g`` would be. Each read inside an active tape is recorded as an identity from the variable to
+the tensor read (``ReadVariableOp``), so gradients reach the variable through every read, and assignments, which
+record nothing, are not differentiable, as in TensorFlow.
 """
 
 from __future__ import annotations

@@ -1,0 +1,36 @@
+"""The benchmark tools measure what they say: the yardstick computes tapeflow's step, the counter counts phases."""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
+import bytecodes  # noqa: E402
+import lean_step  # noqa: E402
+import run  # noqa: E402
+
+tf = run.tf
+
+
+def test_lean_yardstick_takes_the_same_steps_as_tapeflow():
+    lean_vars = []
+    step, phase = lean_step._step_parts(lean_vars), [None]
+    x, labels, params = run._mlp_data()
+    x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
+    variables = [tf.Variable(p) for p in params]
+    for _ in range(3):
+        step(phase)
+        with tf.GradientTape() as tape:
+            loss = run._mlp_loss(x, labels, variables)
+        for v, g in zip(variables, tape.gradient(loss, variables)):
+            v.assign_sub(np.float32(0.01) * g)
+    for ours, theirs in zip(variables, lean_vars):
+        np.testing.assert_array_equal(ours.numpy(), theirs._value)
+
+
+def test_bytecode_counts_cover_the_three_phases():
+    by_phase, by_function = bytecodes.count(bytecodes._seed_step(), steps=2)
+    assert set(by_phase) == {"forward", "gradient", "update"}
+    assert all(n > 0 for n in by_phase.values())
+    assert any(name == "execute" for _, name in by_function)
