@@ -100,7 +100,7 @@ def main():
     parser.add_argument("--tensorflow", action="store_true",
                         help="time TensorFlow's tape.jacobian (run with TF's interpreter) against tapeflow's")
     args = parser.parse_args()
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+    sys.path.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")))
     import logging
 
     import tapeflow

@@ -64,7 +64,7 @@ def main():
     tf.config.threading.set_inter_op_parallelism_threads(1)
     steps = {"tensorflow": make_step(tf)}
     if args.tapeflow:
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+        sys.path.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")))
         import tapeflow
 
         steps["tapeflow"] = make_step(tapeflow)

@@ -76,7 +76,10 @@ except ImportError:  # pragma: no cover - other NumPy versions: the public, slow
 
 
 _getframe = sys._getframe
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# The prefix of every tapeflow code object's file name. Taken from ``__file__`` as imported, not normalised: code
+# objects carry the path they were imported by (``.../benchmarks/../src/tapeflow/...`` when a script put that
+# on ``sys.path``), and all of the package's modules come in by the same path.
+PACKAGE_DIR = os.path.dirname(os.path.dirname(__file__)) + os.sep
 
 
 def user_frame(depth=3):
