@@ -110,7 +110,7 @@ class Op:
         self.quiet = quiet
         self.doc = forward.__doc__
         # The dtype ``execute`` last found in ``allowed`` (a dtype object, compared by identity): it spares the
-        # set lookup on every call after the first. Reset whenever ``allowed_nums`` changes.
+        # set lookup on every call after the first. Whatever changes ``allowed_nums`` resets it.
         self.accepted = None
 
     def defvjp(self, rule):

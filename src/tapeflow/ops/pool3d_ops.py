@@ -203,6 +203,7 @@ avg_pool_grads(AVG_POOL3D, AVG_POOL3D_GRAD)
 for _op in (MAX_POOL3D, MAX_POOL3D_GRAD):
     if _op.allowed_nums is not None:
         _op.allowed_nums = _op.allowed_nums | {np.dtype(np.float64).num}
+        _op.accepted = None
 
 _KERNELS = {
     "MaxPool3D": ("XLA_CPU_JIT; T in [DT_FLOAT, DT_BFLOAT16, DT_HALF]", "CPU; T in [DT_BFLOAT16]",
