@@ -63,6 +63,12 @@ def cast(x, dtype, name=None):
                 return x
         except TypeError:  # an unhashable dtype argument: as_dtype below reports it
             pass
+    elif getattr(x, "_tapeflow_variable", False):
+        try:
+            if (x._value.dtype, dtype) in _SAME_DTYPE:  # a learning-rate variable, cast for every variable updated
+                return x._read()
+        except TypeError:
+            pass
     dtype = _dtypes.as_dtype(dtype)
     if getattr(x, "_tapeflow_indexed_slices", False):
         return type(x)(cast(x.values, dtype), x.indices, x.dense_shape)  # TF casts the values and keeps slices
