@@ -305,7 +305,9 @@ class Optimizer(_extras.ExtrasMixin):
                 for variable in trainable_variables:
                     if variable.constraint is not None:
                         variable.assign(variable.constraint(variable))
-        self._iterations.assign_add(1)
+        # The counter's own tf.Variable, incremented in place: Keras's ``assign_add`` would convert, cast, add and
+        # check shapes for the same effect, a few hundred bytecodes on every training step.
+        self._iterations.value.assign_add(1, read_value=False)
 
     def _step(self, grads, trainable_variables):
         """Clip, decay and take ``update_step`` for each variable (on the ``tf.Variable`` a Keras one holds)."""

@@ -61,18 +61,19 @@ class SGD(Optimizer):
         An ``IndexedSlices`` gradient (a gather's) updates only its rows without momentum (``scatter_sub``); with
         momentum, ``gradient * learning_rate`` is densified first, as Keras's sparse arithmetic does.
         """
-        learning_rate = cast(learning_rate, variable.dtype)
+        dtype = variable.dtype
+        learning_rate = cast(learning_rate, dtype)
         if isinstance(gradient, IndexedSlices):
-            scaled = IndexedSlices(multiply(cast(gradient.values, variable.dtype), learning_rate), gradient.indices,
+            scaled = IndexedSlices(multiply(cast(gradient.values, dtype), learning_rate), gradient.indices,
                                    gradient.dense_shape)
         else:
-            scaled = multiply(cast(gradient, variable.dtype), learning_rate)
+            scaled = multiply(cast(gradient, dtype), learning_rate)
         if self.momentum == 0:
             self.assign_sub(variable, scaled)
             return
         scaled = convert_to_tensor(scaled)
         m = self.momentums[self._get_variable_index(variable)]
-        momentum = cast(self.momentum, variable.dtype)
+        momentum = cast(self.momentum, dtype)
         # Keras's operand order, which fixes which op reports a shape mismatch (``Sub``, before any update).
         self.assign(m, subtract(multiply(m, momentum), scaled))
         if self.nesterov:
