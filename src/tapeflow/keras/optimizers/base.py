@@ -19,7 +19,7 @@ import warnings
 
 from ..._core import provenance
 from ..._core.indexed_slices import IndexedSlices
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, constant
 from ...ops.array_ops import cast
 from .._state import auto_name, name_scope
 from ..variables import Variable
@@ -33,6 +33,17 @@ _TF_EAGER_TENSOR = "tensorflow.python.framework.ops.EagerTensor"
 def _cast_slices(slices, dtype):
     """An ``IndexedSlices`` with its values cast to ``dtype`` (what ``tf.cast`` does to one)."""
     return IndexedSlices(cast(slices.values, dtype), slices.indices, slices.dense_shape)
+
+
+_ONES = {}
+
+
+def _one(dtype):
+    """A tensor 1 of ``dtype``, kept (tensors are immutable): the step counter's increment."""
+    one = _ONES.get(dtype)
+    if one is None:
+        one = _ONES[dtype] = constant(1, dtype=dtype)
+    return one
 
 
 class Optimizer(_extras.ExtrasMixin):
@@ -305,9 +316,10 @@ class Optimizer(_extras.ExtrasMixin):
                 for variable in trainable_variables:
                     if variable.constraint is not None:
                         variable.assign(variable.constraint(variable))
-        # The counter's own tf.Variable, incremented in place: Keras's ``assign_add`` would convert, cast, add and
-        # check shapes for the same effect, a few hundred bytecodes on every training step.
-        self._iterations.value.assign_add(1, read_value=False)
+        # The counter's own tf.Variable, incremented by a one of its dtype: Keras's ``assign_add`` would convert,
+        # cast, add and check shapes for the same effect, a few hundred bytecodes on every training step.
+        counter = self._iterations.value
+        counter.assign_add(_one(counter.dtype), read_value=False)
 
     def _step(self, grads, trainable_variables):
         """Clip, decay and take ``update_step`` for each variable (on the ``tf.Variable`` a Keras one holds)."""
