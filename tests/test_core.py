@@ -777,3 +777,39 @@ def test_watched_variables_after_use():
     assert rec() is None
     assert tape.watched_variables() == (a, b)
     assert tape.watched_variables() == (a, b)  # asking twice changes nothing
+
+
+def test_assign_sub_keeps_earlier_reads_as_snapshots():
+    # The direct path subtracts in place only when nothing else holds the array: reads taken before stay intact.
+    v = tf.Variable([1.0, 2.0])
+    before = v.read_value()
+    v.assign_sub(tf.constant([0.5, 0.5]))
+    assert before.numpy().tolist() == [1.0, 2.0]
+    assert v.numpy().tolist() == [0.5, 1.5]
+    s = tf.Variable(3.0)  # a rank-0 variable holds a NumPy scalar: replaced, never mutated
+    held = s.read_value()
+    assert s.assign_sub(tf.constant(1.0)) is not None
+    assert (held.numpy(), s.numpy()) == (3.0, 2.0)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        v.assign_sub(tf.constant([1.0, 2.0, 3.0]))  # the general path reports it, and nothing changes
+    assert v.numpy().tolist() == [0.5, 1.5]
+
+
+def test_an_accepted_dtype_does_not_excuse_another():
+    # ``execute`` remembers the dtype an op last accepted; a different one is still checked against TF's list.
+    assert tf.nn.relu(tf.constant([1.0])).numpy().tolist() == [1.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not in the list of allowed values"):
+        tf.nn.relu(tf.constant([True]))
+    assert tf.nn.relu(tf.constant([-1.0])).numpy().tolist() == [0.0]
+
+
+def test_no_op_cast_of_a_variable_is_a_recorded_read():
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        for _ in range(2):  # the second cast takes the remembered no-op path
+            t = tf.cast(v, v.dtype)
+        y = tf.reduce_sum(t * t)
+    assert type(t).__name__ == "EagerTensor"
+    assert tape.gradient(y, v).numpy().tolist() == [2.0, 4.0]
+    with pytest.raises(TypeError):
+        tf.cast(v, "no such dtype")
