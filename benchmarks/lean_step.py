@@ -126,6 +126,8 @@ def _relu(x):
 
 def xent_mean(logits, labels):
     """Mean sparse softmax cross-entropy; the backprop rides in the record's attrs, as TF's fused op computes it."""
+    # The fused kernel runs first, for both results; ``execute`` then records it with the loss as its output and
+    # the backprop as the record's attrs (tapeflow's op has two outputs instead).
     loss, backprop = _xent_forward(logits._value, labels._value)
     t = execute("xent", lambda z, y: loss, (logits, labels), backprop)
     return execute("mean", np.mean, (t,))
