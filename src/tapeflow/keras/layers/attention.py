@@ -21,7 +21,7 @@ from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .._state import auto_name
 from .base import Layer, _shape_of
-from .core import Dropout, _ser_constraint, _ser_init, _ser_reg
+from .core import Dropout, _kernel_bias_from_config, _ser_constraint, _ser_init, _ser_reg
 from .einsum_dense import EinsumDense
 
 __all__ = ["MultiHeadAttention"]
@@ -158,13 +158,7 @@ class MultiHeadAttention(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        for key in ("kernel_initializer", "bias_initializer"):
-            config[key] = _initializers.get(config.get(key))
-        for key in ("kernel_regularizer", "bias_regularizer", "activity_regularizer"):
-            if config.get(key) is not None:
-                config[key] = _regularizers.get(config[key])
-        return cls(**config)
+        return cls(**_kernel_bias_from_config(config))
 
     # --- building ------------------------------------------------------------------------------------------
     def _sublayer_kwargs(self):

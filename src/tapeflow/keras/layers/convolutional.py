@@ -16,7 +16,7 @@ from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .base import InputSpec, Layer
-from .core import _ser_constraint, _ser_init, _ser_reg
+from .core import _kernel_bias_from_config, _ser_constraint, _ser_init, _ser_reg
 
 __all__ = ["Conv1D", "Conv2D"]
 
@@ -245,13 +245,7 @@ class _Conv(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        for key in ("kernel_initializer", "bias_initializer"):
-            config[key] = _initializers.get(config.get(key))
-        for key in ("kernel_regularizer", "bias_regularizer", "activity_regularizer"):
-            if config.get(key) is not None:
-                config[key] = _regularizers.get(config[key])
-        return cls(**config)
+        return cls(**_kernel_bias_from_config(config))
 
 
 class Conv1D(_Conv):

@@ -36,6 +36,17 @@ def _ser_reg(reg):
     return _regularizers.serialize(reg) if reg is not None else None
 
 
+def _kernel_bias_from_config(config):
+    """A copy of a kernel-and-bias layer's config with its initializers and regularizers deserialized."""
+    config = dict(config)
+    for key in ("kernel_initializer", "bias_initializer"):
+        config[key] = _initializers.get(config.get(key))
+    for key in ("kernel_regularizer", "bias_regularizer", "activity_regularizer"):
+        if config.get(key) is not None:
+            config[key] = _regularizers.get(config[key])
+    return config
+
+
 def _ser_constraint(constraint):
     if constraint is None:
         return None
@@ -115,13 +126,7 @@ class Dense(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        for key in ("kernel_initializer", "bias_initializer"):
-            config[key] = _initializers.get(config.get(key))
-        for key in ("kernel_regularizer", "bias_regularizer", "activity_regularizer"):
-            if config.get(key) is not None:
-                config[key] = _regularizers.get(config[key])
-        return cls(**config)
+        return cls(**_kernel_bias_from_config(config))
 
 
 class Activation(Layer):

@@ -13,7 +13,7 @@ from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .base import InputSpec, Layer
-from .core import _ser_constraint, _ser_init, _ser_reg
+from .core import _kernel_bias_from_config, _ser_constraint, _ser_init, _ser_reg
 
 __all__ = ["EinsumDense"]
 
@@ -152,11 +152,6 @@ class EinsumDense(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
+        config = _kernel_bias_from_config(config)
         config.pop("quantization_config", None)
-        for key in ("kernel_initializer", "bias_initializer"):
-            config[key] = _initializers.get(config.get(key))
-        for key in ("kernel_regularizer", "bias_regularizer", "activity_regularizer"):
-            if config.get(key) is not None:
-                config[key] = _regularizers.get(config[key])
         return cls(**config)
