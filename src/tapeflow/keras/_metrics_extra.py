@@ -431,24 +431,20 @@ def concordance_correlation(y_true, y_pred, axis=-1):
 class PearsonCorrelation(_MeanMetricWrapper):
     """The (weighted) mean over samples of :func:`pearson_correlation` along ``axis``."""
 
+    _config_keys = ("axis",)
+
     def __init__(self, name="pearson_correlation", dtype=None, axis=-1):
         super().__init__(fn=pearson_correlation, name=name, dtype=dtype, axis=axis)
         self.axis = axis
         self._direction = "up"
 
-    def get_config(self):
-        """Name, dtype, ``axis``."""
-        return {"name": self.name, "dtype": self.dtype, "axis": self.axis}
-
 
 class ConcordanceCorrelation(_MeanMetricWrapper):
     """The (weighted) mean over samples of :func:`concordance_correlation` along ``axis``."""
+
+    _config_keys = ("axis",)
 
     def __init__(self, name="concordance_correlation", dtype=None, axis=-1):
         super().__init__(fn=concordance_correlation, name=name, dtype=dtype, axis=axis)
         self.axis = axis
         self._direction = "up"
-
-    def get_config(self):
-        """Name, dtype, ``axis``."""
-        return {"name": self.name, "dtype": self.dtype, "axis": self.axis}
