@@ -170,9 +170,6 @@ class GlobalAveragePooling2D(_GlobalPooling):
 
     dims = 2
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(data_format=data_format, keepdims=keepdims, **kwargs)
-
     def call(self, inputs):
         return _tf().reduce_mean(inputs, axis=self._axes(), keepdims=self.keepdims)
 
@@ -182,9 +179,6 @@ class GlobalMaxPooling1D(_GlobalPooling):
 
     dims = 1
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(data_format=data_format, keepdims=keepdims, **kwargs)
-
     def call(self, inputs):
         return _tf().reduce_max(inputs, axis=self._axes()[0], keepdims=self.keepdims)
 
@@ -193,9 +187,6 @@ class GlobalMaxPooling2D(_GlobalPooling):
     """The maximum over the height and width axes."""
 
     dims = 2
-
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(data_format=data_format, keepdims=keepdims, **kwargs)
 
     def call(self, inputs):
         return _tf().reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)
