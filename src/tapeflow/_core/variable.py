@@ -5,6 +5,14 @@ array that nothing but the variable holds (no tensor, view or buffer of it) is u
 loop's ``p -= lr * g`` would be. Each read inside an active tape is recorded as an identity from the variable to
 the tensor read (``ReadVariableOp``), so gradients reach the variable through every read, and assignments, which
 record nothing, are not differentiable, as in TensorFlow.
+
+Updates are atomic per variable, as TF's resource variables are (threads sharing a variable lose no update and
+see no half-applied one). Every read-modify-write holds the variable's lock. Readers take no lock: a reference
+to the current array is always a whole value, because updates either replace the array or, in place, change one
+that nothing else holds. The only window is an in-place update that NumPy runs with the GIL released: the writer
+raises ``_busy`` before it tests that it is the sole holder, and a reader that sees ``_busy`` waits for the lock
+and reads again. A reader that took its reference before the flag went up counts as a holder, so the writer
+then replaces the array instead.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ def _sole_holder_count():
 
 
 _SOLE_HOLDER = _sole_holder_count()
+_Lock = threading.RLock  # re-entrant: converting an update may read the same variable (``v.assign(v * 2)``)
 
 _new = object.__new__
 
@@ -148,6 +157,8 @@ class Variable:
             # ``validate_shape=False`` changes nothing in eager mode: the shape is the initial value's.
             self._shape = TensorShape(np.shape(value))
         self._value = value
+        self._lock = _Lock()
+        self._busy = False  # an in-place update is running (see the module docstring)
         self._id = next_id()
         self._name = _scoped(name if name is not None else "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
@@ -160,7 +171,8 @@ class Variable:
     # --- reading -------------------------------------------------------------------------------------------
     def _read(self) -> Tensor:
         t = _new(EagerTensor)
-        t._value = self._value
+        value = self._value  # taken before the flag is tested (see the module docstring)
+        t._value = value if not self._busy else self._snapshot()
         t._id = next_id()
         tapes = STATE.tapes
         if tapes:
@@ -183,6 +195,14 @@ class Variable:
             provenance.note_read(self._id, t._id)
         return t
 
+    def _snapshot(self):
+        """The current array, whole: waits for an in-place update another thread is running."""
+        value = self._value
+        if self._busy:
+            with self._lock:
+                value = self._value
+        return value
+
     def value(self) -> Tensor:
         """The current value as a tensor (a read, recorded by active tapes)."""
         return self._read()
@@ -202,7 +222,7 @@ class Variable:
         self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, ".numpy()")
-        v = self._value
+        v = self._snapshot()
         return v.copy() if type(v) is np.ndarray else v
 
     def _tapeflow_to_tensor(self, dtype=None):
@@ -269,8 +289,12 @@ class Variable:
     # --- assignment ----------------------------------------------------------------------------------------
     def _convert(self, value):
         """``value`` as a NumPy value of this variable's dtype, with TF's conversion errors."""
-        if not isinstance(value, Tensor) and getattr(value, "_tapeflow_variable", False):
-            value = value.read_value()
+        if not isinstance(value, Tensor):
+            if getattr(value, "_tapeflow_variable", False):
+                value = value.read_value()
+            elif getattr(value, "_tapeflow_indexed_slices", False):
+                # A gather's gradient (hand-written SGD on embeddings): densified as ``tf.convert_to_tensor`` does.
+                value = value._tapeflow_to_tensor(self.dtype)
         if isinstance(value, Tensor):
             if value._value.dtype != self._value.dtype:
                 raise ValueError(f"Tensor conversion requested dtype {self.dtype.name} for Tensor with dtype "
@@ -289,7 +313,8 @@ class Variable:
             raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {TensorShape(np.shape(new))} are "
                              "incompatible.")
-        self._value = new
+        with self._lock:  # waits for a read-modify-write in progress, whose result this assignment replaces
+            self._value = new
         if provenance.ON:
             provenance.note_assign(self._id, value, "assign")
         return self._unread() if read_value else None
@@ -304,24 +329,30 @@ class Variable:
         return unread
 
     def _update(self, delta, op_name, sign):
-        if provenance.ON:
-            provenance.note_assign(self._id, delta, "assign_add" if sign > 0 else "assign_sub")
-        value = self._value
-        if type(delta) is EagerTensor and delta._value.dtype is value.dtype:
+        if type(delta) is EagerTensor and delta._value.dtype is self._value.dtype:
             d = delta._value  # the optimizer's case (``v.assign_sub(lr * g)``): nothing to convert or check
         else:
-            d = self._convert(delta)
-        if d.shape != self._value.shape:
-            raise errors.op_error(op_name, f"Cannot update variable with shape "
-                                  f"{errors.shape_str(np.shape(self._value))} using a Tensor with shape "
-                                  f"{errors.shape_str(np.shape(d))}, shapes must be equal.")
-        if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
-            # Nothing but this variable holds the array, so no tensor read earlier can see the change: update in
-            # place, as a training loop's ``p -= lr * g`` would, instead of allocating a new array every step.
-            # Views and buffers of the array hold references too, so they also keep this path off.
-            (np.add if sign > 0 else np.subtract)(value, d, out=value)
-        else:
-            self._value = value + d if sign > 0 else value - d
+            d = self._convert(delta)  # before taking the lock: converting may read this very variable
+        with self._lock:
+            value = self._value
+            if d.shape != value.shape:  # tested under the lock: a variable with ``None`` dimensions may change shape
+                raise errors.op_error(op_name, f"Cannot update variable with shape "
+                                      f"{errors.shape_str(np.shape(value))} using a Tensor with shape "
+                                      f"{errors.shape_str(np.shape(d))}, shapes must be equal.")
+            if provenance.ON:
+                provenance.note_assign(self._id, delta, "assign_add" if sign > 0 else "assign_sub")
+            self._busy = True  # raised before the holder test: see the module docstring
+            try:
+                if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
+                    # Nothing but this variable holds the array, so no tensor read earlier can see the change:
+                    # update in place, as a training loop's ``p -= lr * g`` would, instead of allocating a new
+                    # array every step. Views and buffers of the array hold references too, so they also keep
+                    # this path off.
+                    (np.add if sign > 0 else np.subtract)(value, d, out=value)
+                else:
+                    self._value = value + d if sign > 0 else value - d
+            finally:
+                self._busy = False
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` (same shape) to the value; returns the variable, or ``None`` with ``read_value=False``."""
@@ -330,22 +361,27 @@ class Variable:
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` (same shape); returns the variable, or ``None`` with ``read_value=False``."""
-        value = self._value
         if type(delta) is EagerTensor:
             d = delta._value
-            if d.dtype is value.dtype and d.shape == value.shape:
-                # A training loop's ``v.assign_sub(lr * g)``, spelled out (see ``_update``): nothing to convert or
-                # check, and an array only this variable holds is updated in place.
-                if provenance.ON:
-                    provenance.note_assign(self._id, delta, "assign_sub")
-                if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
-                    value -= d
-                else:
-                    self._value = value - d
-                if read_value:
-                    unread = self._unread_view
-                    return unread if unread is not None else self._unread()
-                return None
+            with self._lock:
+                value = self._value
+                if d.dtype is value.dtype and d.shape == value.shape:
+                    # A training loop's ``v.assign_sub(lr * g)``, spelled out (see ``_update``): nothing to convert
+                    # or check, and an array only this variable holds is updated in place.
+                    if provenance.ON:
+                        provenance.note_assign(self._id, delta, "assign_sub")
+                    self._busy = True
+                    try:
+                        if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
+                            value -= d
+                        else:
+                            self._value = value - d
+                    finally:
+                        self._busy = False
+                    if read_value:
+                        unread = self._unread_view
+                        return unread if unread is not None else self._unread()
+                    return None
         self._update(delta, "AssignSubVariableOp", -1)
         return self._unread() if read_value else None
 
@@ -367,14 +403,16 @@ class Variable:
 
         if provenance.ON:
             provenance.note_assign(self._id, getattr(sparse_delta, "values", None), f"scatter_{kind}")
-        return scatter_variable(self, kind, sparse_delta)
+        with self._lock:  # a read-modify-write of a copy: the lock keeps concurrent updates from being lost
+            return scatter_variable(self, kind, sparse_delta)
 
     def _scatter_nd(self, kind, indices, updates):
         from ..ops.scatter_ops import scatter_nd_variable
 
         if provenance.ON:
             provenance.note_assign(self._id, updates, f"scatter_nd_{kind}")
-        return scatter_nd_variable(self, kind, indices, updates)
+        with self._lock:
+            return scatter_nd_variable(self, kind, indices, updates)
 
     def scatter_add(self, sparse_delta, use_locking=False, name=None):
         """Add the rows of an ``IndexedSlices`` at its indices (repeated indices add up); returns the variable."""
@@ -443,7 +481,7 @@ class Variable:
         self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "a NumPy conversion (np.asarray, np.array...)")
-        return np.array(self._value, dtype=dtype, copy=True)
+        return np.array(self._snapshot(), dtype=dtype, copy=True)
 
     def __len__(self):
         raise TypeError("object of type 'ResourceVariable' has no len()")
@@ -455,19 +493,19 @@ class Variable:
         self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "bool()")
-        return bool(self._value)
+        return bool(self._snapshot())
 
     def __float__(self):
         self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "float()")
-        return float(self._value)
+        return float(self._snapshot())
 
     def __int__(self):
         self._read_for_python()
         if provenance.ON:
             provenance.note_leave(self._id, "int()")
-        return int(self._value)
+        return int(self._snapshot())
 
     def __iadd__(self, other):
         raise RuntimeError("`variable += value` with `tf.Variable`s is not supported. Use "
@@ -514,6 +552,8 @@ class _UnreadVariable(Variable):
     _value = property(lambda self: self._parent._value,
                       lambda self, v: setattr(self._parent, "_value", v))
     _id = property(lambda self: self._parent._id)
+    _lock = property(lambda self: self._parent._lock)
+    _busy = property(lambda self: self._parent._busy, lambda self, v: setattr(self._parent, "_busy", v))
     _shape = property(lambda self: self._parent._shape)
     _trainable = property(lambda self: self._parent._trainable)
     _constraint = property(lambda self: self._parent._constraint)
@@ -553,15 +593,16 @@ class _VariableSlice(EagerTensor):
     def assign(self, value, name=None, read_value=True):
         """Write ``value`` into this slice of the variable (not differentiable)."""
         var = self._var
-        new = np.array(var._value, copy=True)
-        part = var._convert(value)
-        target = new[self._index]
-        if np.shape(part) != np.shape(target):
-            raise errors.op_error("ResourceStridedSliceAssign", f"Cannot broadcast input shape "
-                                  f"{errors.shape_str(np.shape(part))} into final shape "
-                                  f"{errors.shape_str(np.shape(target))}", name="strided_slice/_assign")
-        new[self._index] = part
-        var._value = new[()] if new.ndim == 0 else new
+        part = var._convert(value)  # before taking the lock: converting may read this very variable
+        with var._lock:
+            new = np.array(var._value, copy=True)
+            target = new[self._index]
+            if np.shape(part) != np.shape(target):
+                raise errors.op_error("ResourceStridedSliceAssign", f"Cannot broadcast input shape "
+                                      f"{errors.shape_str(np.shape(part))} into final shape "
+                                      f"{errors.shape_str(np.shape(target))}", name="strided_slice/_assign")
+            new[self._index] = part
+            var._value = new[()] if new.ndim == 0 else new
         if provenance.ON:
             provenance.note_assign(var._id, value, "assign")
         return _UnreadVariable(var) if read_value else None
