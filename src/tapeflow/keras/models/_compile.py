@@ -169,6 +169,9 @@ class CompileLoss:
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         tf = _tf()
+        if y_true is None and self.static_batch is not ACTUAL:
+            # A traced step converts the missing targets in graph mode, where TF words the refusal this way.
+            raise ValueError("None values not supported.")
         y_true = self._align_y_true(y_true, y_pred)
         if not self.built:
             self.build(y_true, y_pred)

@@ -275,15 +275,13 @@ class TrainingMixin:
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else verbose
         batch_size = batch_size or 32
-        x, y, sample_weight = _data.to_numpy(x), _data.to_numpy(y), _data.to_numpy(sample_weight)
-        if class_weight is not None and y is not None:
-            cw = _data.class_weights(y, class_weight)
-            sample_weight = cw if sample_weight is None else sample_weight * cw
+        # Keras's order: the validation split first (so class weights weigh the training part only), then the
+        # array adapter's checks and class weights.
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _data.split((x, y, sample_weight), validation_split)
+        x, y, sample_weight, n = _data.adapt(x, y, sample_weight, class_weight)
         if validation_data is not None:
             vx, vy, vsw = _data.unpack_x_y_sample_weight(tuple(validation_data))
-        n = _data.num_samples(x, y, sample_weight)
         steps = -(-n // batch_size)
         if steps_per_epoch is not None:
             steps = min(steps, steps_per_epoch)
@@ -322,8 +320,7 @@ class TrainingMixin:
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else verbose
         batch_size = batch_size or 32
-        x, y, sample_weight = _data.to_numpy(x), _data.to_numpy(y), _data.to_numpy(sample_weight)
-        n = _data.num_samples(x, y, sample_weight)
+        x, y, sample_weight, n = _data.adapt(x, y, sample_weight)
         total = -(-n // batch_size) if steps is None else min(steps, -(-n // batch_size))
         cbs = kwargs.pop("_callbacks", None)
         if kwargs:
@@ -358,8 +355,7 @@ class TrainingMixin:
         """The model's outputs on ``x``, computed in batches and concatenated (NumPy arrays, same nesting)."""
         verbose = 1 if verbose == "auto" else verbose
         batch_size = batch_size or 32
-        x = _data.to_numpy(x)
-        n = _data.num_samples(x)
+        x, _, _, n = _data.adapt(x)
         total = -(-n // batch_size) if steps is None else min(steps, -(-n // batch_size))
         cbs = self._callback_list(callbacks, verbose, 1, total)
         cbs.on_predict_begin()

@@ -14,6 +14,8 @@ import re
 import types
 import warnings
 
+import numpy as np
+
 from ..._core.tensor import convert_to_tensor
 from ...ops.array_ops import cast, ones_like, stack, where, zeros
 from ...ops.math_ops import maximum, minimum, not_equal, sqrt, square
@@ -96,10 +98,13 @@ class ExtrasMixin:
 
     # --- clipping ------------------------------------------------------------------------------------------
     def _clip_gradients(self, grads):
+        # Squares that overflow and infinite norms give inf and NaN silently in TF: NumPy must not warn about them.
         if self.clipnorm and self.clipnorm > 0:
-            return [self._clip_by_norm(g) for g in grads]
+            with np.errstate(over="ignore", invalid="ignore"):
+                return [self._clip_by_norm(g) for g in grads]
         if self.global_clipnorm and self.global_clipnorm > 0:
-            return clip_by_global_norm(grads, self.global_clipnorm)
+            with np.errstate(over="ignore", invalid="ignore"):
+                return clip_by_global_norm(grads, self.global_clipnorm)
         if self.clipvalue and self.clipvalue > 0:
             v = self.clipvalue
             return [minimum(maximum(convert_to_tensor(g), -v), v) for g in grads]
