@@ -21,7 +21,7 @@ from .._core.variable import VariableAggregation, VariableSynchronization
 from ..ops.array_ops import cast, ones, zeros
 from ._state import auto_name, check_name, current_path
 
-__all__ = ["Variable", "standardize_dtype"]
+__all__ = ["Variable", "standardize_dtype", "standardize_shape"]
 
 _ALLOWED_DTYPES = frozenset({
     "float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
@@ -51,6 +51,39 @@ def standardize_dtype(dtype):
     if dtype not in _ALLOWED_DTYPES:
         raise ValueError(f"Invalid dtype: {dtype}")
     return dtype
+
+
+def standardize_shape(shape):
+    """A shape (tuple, list, ``TensorShape``) as Keras's tuple of non-negative ints and ``None`` s.
+
+    Raises:
+        ValueError: for ``None``, a non-iterable, a dimension that is a string or float or not an integer, or a
+            negative dimension (Keras's "Cannot convert ... to a shape" messages).
+    """
+    if not isinstance(shape, tuple):
+        if shape is None:
+            raise ValueError("Undefined shapes are not supported.")
+        if not hasattr(shape, "__iter__"):
+            raise ValueError(f"Cannot convert '{shape}' to a shape.")
+        if hasattr(shape, "as_list"):
+            shape = shape.as_list()
+    dims = []
+    for d in shape:
+        if d is None:
+            dims.append(d)
+            continue
+        if isinstance(d, (str, float)):  # refused even where int() would take them
+            raise ValueError(f"Cannot convert '{shape}' to a shape. Found invalid dimension '{d}' of type "
+                             f"'{type(d)}'. ")
+        try:
+            d = int(d)
+        except Exception as exc:  # noqa: BLE001 - any failure to make an int is this error
+            raise ValueError(f"Cannot convert '{shape}' to a shape. Found invalid dimension '{d}' of type "
+                             f"'{type(d)}'. ") from exc
+        if d < 0:
+            raise ValueError(f"Cannot convert '{shape}' to a shape. Negative dimensions are not allowed.")
+        dims.append(d)
+    return tuple(dims)
 
 
 def _to_tensor(value, dtype=None):
@@ -135,11 +168,11 @@ class Variable:
                                 synchronization=_SYNCHRONIZATIONS[self._synchronization])
 
     def _check_shape(self, shape):
-        dims = tuple(shape.as_list() if hasattr(shape, "as_list") else shape)
+        dims = standardize_shape(shape)
         if None in dims:
             raise ValueError("Shapes used to initialize variables must be fully-defined (no `None` dimensions). "
                              f"Received: shape={dims} for variable path='{self.path}'")
-        return tuple(int(d) for d in dims)
+        return dims
 
     # --- what Keras shows ----------------------------------------------------------------------------------
     @property

@@ -219,6 +219,21 @@ def _call_with_info(layer, args, kwargs):
         raise new.with_traceback(exc.__traceback__) from None
 
 
+def _positional_weight_args(args, shape, initializer, dtype):
+    """``(shape, initializer, dtype)`` from ``add_weight``'s positional arguments (Keras 2's call style)."""
+    if len(args) > 3:
+        raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
+    if isinstance(args[0], str):
+        raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
+                         f"Use: add_weight(shape=..., name='{args[0]}').")
+    given = {"shape": shape, "initializer": initializer, "dtype": dtype}
+    for key, value in zip(given, args):
+        if given[key] is not None:
+            raise ValueError(f"`{key}` was passed both positionally and as a keyword argument.")
+        given[key] = value
+    return given["shape"], given["initializer"], given["dtype"]
+
+
 def _wrap_build(build):
     """After a subclass's ``build`` returns the layer is built (also when ``build`` is called by hand)."""
 
@@ -333,22 +348,34 @@ class Layer:
         """The Keras name scope path of the layer (its name at top level)."""
         return self._name
 
+    def _build_at_init(self):
+        """Mark a layer without weights built from its constructor on, as Keras does for the layers it builds at
+        init (activations, dropout, pooling, reshaping): ``built`` is true before any call, and since ``build``
+        never runs, a subclassed model's ``summary()`` shows ``?`` as their output shape."""
+        self.built = True
+
     # --- weights -------------------------------------------------------------------------------------------
     def build(self, input_shape):
         """Make the layer's weights for inputs of ``input_shape`` (the base makes none)."""
         self.built = True
 
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True, regularizer=None,
-                   constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
+                   regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
         """A new Keras variable of this layer, at path ``<layer name>/<name>``, tracked by ``weights``.
 
         ``initializer`` defaults to ``"glorot_uniform"`` for floating dtypes and ``"zeros"`` otherwise; ``dtype``
-        to the layer's dtype; ``shape`` to ``()``. The regularizer's penalty shows in ``losses``.
+        to the layer's dtype; ``shape`` to ``()``. The regularizer's penalty shows in ``losses``. As in Keras 3,
+        only ``shape``, ``initializer`` and ``dtype`` may be passed positionally (Keras 2's order); ``name`` is
+        keyword-only.
+
+        Raises:
+            ValueError: for a string first argument (a name passed positionally), or an argument given both
+                positionally and by keyword (Keras's messages).
+            TypeError: for more than three positional arguments.
         """
         self._check_super_called()
-        if isinstance(shape, str):
-            raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{shape}', ...). "
-                             f"Use: add_weight(shape=..., name='{shape}').")
+        if args:
+            shape, initializer, dtype = _positional_weight_args(args, shape, initializer, dtype)
         shape = () if shape is None else shape
         dtype = standardize_dtype(dtype) if dtype is not None else self.variable_dtype
         if initializer is None:

@@ -136,6 +136,7 @@ class Activation(Layer):
         super().__init__(**kwargs)
         self.activation = _activations.get(activation)
         self.supports_masking = True
+        self._build_at_init()
 
     def call(self, inputs):
         return self.activation(inputs)
@@ -208,6 +209,7 @@ class Reshape(Layer):
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = tuple(target_shape)
+        self._build_at_init()
 
     def call(self, inputs):
         shape = inputs.shape.as_list()
@@ -243,10 +245,14 @@ class Dropout(Layer):
             noise_shape = tuple(noise_shape)
         self.noise_shape = noise_shape
         self._rng = np.random.Generator(np.random.Philox(seed)) if seed is not None else np.random.default_rng()
+        self._build_at_init()
 
     def call(self, inputs, training=False):
         if not (training and self.rate > 0):
             return inputs
+        if not inputs.dtype.is_floating:
+            raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
+                             f"x_dtype={inputs.dtype}")
         shape = inputs.shape.as_list()
         noise = shape if self.noise_shape is None else [s if n is None else n
                                                         for n, s in zip(self.noise_shape, shape)]

@@ -22,7 +22,7 @@ class Masking(Layer):
         super().__init__(**kwargs)
         self.mask_value = mask_value
         self.supports_masking = True
-        self.built = True
+        self._build_at_init()
 
     def compute_mask(self, inputs, mask=None):
         return _tf().reduce_any(_tf().not_equal(inputs, self.mask_value), axis=-1)

@@ -62,7 +62,7 @@ class _Pooling(Layer):
         self.padding = padding
         self.data_format = standardize_data_format(data_format)
         self.input_spec = InputSpec(ndim=self.dims + 2)
-        self.built = True
+        self._build_at_init()
 
     def call(self, inputs):
         tf = _tf()
@@ -125,7 +125,7 @@ class _GlobalPooling(Layer):
         self.data_format = standardize_data_format(data_format)
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=self.dims + 2)
-        self.built = True
+        self._build_at_init()
 
     def _axes(self):
         first = 1 if self.data_format == "channels_last" else 2

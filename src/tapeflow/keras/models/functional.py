@@ -21,7 +21,7 @@ from ..._core.tensor import convert_to_tensor
 from .. import _masks
 from .._state import auto_name, name_scope
 from ..layers.base import Layer, _flatten, _map, _shape_of, register_symbolic_call
-from ..variables import standardize_dtype
+from ..variables import standardize_dtype, standardize_shape
 from ._symbolic_ops import Operation, install_operators
 from .model import Model
 
@@ -129,15 +129,21 @@ class InputLayer(Layer):
 
     def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, input_tensor=None,
                  optional=False, name=None, **kwargs):
+        if "input_shape" in kwargs:
+            warnings.warn("Argument `input_shape` is deprecated. Use `shape` instead.", stacklevel=2)
+            shape = kwargs.pop("input_shape")
+        if "batch_input_shape" in kwargs:
+            batch_shape = kwargs.pop("batch_input_shape")
         super().__init__(name=name, dtype=dtype, **kwargs)
         if shape is not None and batch_shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
-        if batch_shape is None:
-            if shape is None:
-                raise ValueError("You must pass a `shape` argument.")
-            shape = (shape,) if isinstance(shape, int) else tuple(shape)
-            batch_shape = (batch_size, *shape)
-        self._batch_shape = tuple(batch_shape)
+        if batch_size is not None and batch_shape is not None:
+            raise ValueError("You cannot pass both `batch_size` and `batch_shape` at the same time.")
+        if shape is None and batch_shape is None:
+            raise ValueError("You must pass a `shape` argument.")
+        if shape is not None:
+            batch_shape = (batch_size, *standardize_shape(shape))
+        self._batch_shape = standardize_shape(batch_shape)
         self._sparse = bool(sparse)
         self.optional = optional
         tensor = KerasTensor(self._batch_shape, dtype=self.dtype, sparse=self._sparse, name=name)
