@@ -7,7 +7,8 @@ and dicts holding any of these; Keras optimizers: ``_iterations``, ``_learning_r
 saved under the variable they belong to, so a restored optimizer finds them by variable rather than by position.
 Optimizer variables not identified as slots of a tracked variable are saved by position (``_variables/<i>``).
 
-Restoring validates every value (dtype, then shape) before assigning any, so a mismatch raises and changes nothing.
+Restoring reads and checks the whole file, then validates every value (dtype, then shape) before assigning any, so
+a damaged file or a mismatch raises and changes nothing.
 Slots of an optimizer that has not been built yet are restored when it creates them (deferred restoration).
 
 The file format is described in :mod:`tapeflow._core.checkpoint_io`.
@@ -389,11 +390,14 @@ class Checkpoint:
 
     def write(self, file_prefix, options=None):
         """Save to exactly ``file_prefix`` (no counter, no state file); returns the path."""
+        return self._write(file_prefix)
+
+    def _write(self, file_prefix, extra=None):
         path = os.fspath(file_prefix)
         self.save_counter  # noqa: B018 - the counter is part of every checkpoint
         graph = _Graph(self)
         values = {key: np.array(_base(v)._value) for key, v in graph.values.items()}
-        cio.write_checkpoint(path, values, graph.meta)
+        cio.write_checkpoint(path, values, graph.meta, extra)
         return path
 
     def save(self, file_prefix, options=None):
@@ -416,10 +420,13 @@ class Checkpoint:
         Returns:
             a status with ``assert_consumed``, ``assert_existing_objects_matched`` and ``expect_partial``.
 
+        Restoring is all-or-nothing: the whole file is read and checked, and every value checked against its
+        variable, before any variable changes.
+
         Raises:
             NotFoundError: if there is no checkpoint at ``save_path``.
-            ValueError: for a saved value of another shape; InvalidArgumentError for another dtype (nothing is
-                restored then).
+            DataLossError: if the checkpoint's file is damaged (truncated, altered, not a tapeflow checkpoint).
+            ValueError: for a saved value of another shape; InvalidArgumentError for another dtype.
         """
         if save_path is None:
             return InitializationOnlyStatus()

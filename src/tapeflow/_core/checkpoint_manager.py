@@ -1,22 +1,55 @@
-"""``tf.train.CheckpointManager`` and ``tf.train.latest_checkpoint``: numbered checkpoints in one directory."""
+"""``tf.train.CheckpointManager`` and ``tf.train.latest_checkpoint``: numbered checkpoints in one directory.
+
+What a manager keeps follows TensorFlow. Its state file lists the managed checkpoints with their timestamps and a
+``last_preserved_timestamp``; a new manager manages the listed checkpoints newer than that timestamp (so a state
+written by ``Checkpoint.save``, which has no timestamps, hands it none). A ``save`` deletes the oldest managed
+checkpoints beyond ``max_to_keep``, except one per ``keep_checkpoint_every_n_hours``, which is preserved: dropped
+from the list and never deleted by any manager. Checkpoints it did not write or no longer lists are not its own.
+
+Crash safety (a process killed at any instant of ``save``):
+
+* the new checkpoint and the state file are each written atomically (see :mod:`.checkpoint_io`);
+* old checkpoints are deleted only after a state file that still lists them is durable, then the state is written
+  again without them (TF's order): killed while deleting, they are still listed, and the next ``save`` of any
+  manager deletes them;
+* killed after the new checkpoint was written but before the state names it, the checkpoint is an orphan. The
+  first ``save`` of the next manager deletes it: a ``<name>-<n>.npz`` file that the state does not list, written by
+  a manager (its index says when its save began) after every time the state records and before this manager
+  started. Preserved checkpoints began before a time the state records, files of ``Checkpoint.save``/``write``
+  carry no such mark, and nothing is deleted when the state file is missing or damaged;
+* the same first ``save`` deletes temporary files of writers that died (see
+  :func:`.checkpoint_io.remove_stale_temporaries`).
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import time
 
 from . import checkpoint_io as cio
+from .logs import get_logger
 
 __all__ = ["CheckpointManager", "latest_checkpoint"]
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):
-    """The newest checkpoint recorded in ``checkpoint_dir``'s state file, or ``None`` (none, or its file is gone)."""
-    state = cio.read_state(checkpoint_dir)
+    """The newest checkpoint recorded in ``checkpoint_dir``'s state file, or ``None``.
+
+    ``None`` when there is no state file, when it is damaged (logged and ignored, as TF does) or when the
+    checkpoint it names is gone (logged at ERROR, as TF does).
+
+    Raises:
+        ValueError: for a state file that names no checkpoint (TF's error).
+    """
+    state = cio.read_state(checkpoint_dir, latest_filename)
     if state is None:
         return None
     path = state["model_checkpoint_path"]
-    return path if cio.checkpoint_exists(path) else None
+    if cio.checkpoint_exists(path):
+        return path
+    get_logger().error(f"Couldn't match files for checkpoint {path}")
+    return None
 
 
 class CheckpointManager:
@@ -31,8 +64,12 @@ class CheckpointManager:
         step_counter, checkpoint_interval: with both, ``save`` only saves every ``checkpoint_interval`` steps.
         init_fn: called by ``restore_or_initialize`` when there is no checkpoint.
 
+    A damaged state file in ``directory`` is logged and ignored, as TF does. After a crash, the first ``save``
+    removes what the killed process left (see the module's documentation).
+
     Raises:
-        ValueError: for a ``max_to_keep`` that is not a positive integer or ``None``.
+        ValueError: for a ``max_to_keep`` that is not a positive integer or ``None``, or a state file that names no
+            checkpoint.
     """
 
     def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
@@ -51,17 +88,31 @@ class CheckpointManager:
         self._init_fn = init_fn
         self._last_step = None
         self._maybe = {}
+        self._created = now = time.time()
+        self._listed = set()  # every path the state file names: never an orphan
+        self._orphans_before = None  # orphans began their save after this time (None: look for none)
+        self._recovered = False
         state = cio.read_state(self._directory)
         if state is None:
             self._latest = None
-            self._last_preserved = time.time()
-        else:
-            self._latest = state["model_checkpoint_path"]
-            # Only checkpoints with timestamps (written by a manager) are managed; ``Checkpoint.save`` writes none.
-            for path, stamp in zip(state["all_model_checkpoint_paths"], state["all_model_checkpoint_timestamps"]):
+            # A second in the past, as TF: a checkpoint saved at once is newer than it even on a coarse clock.
+            self._last_preserved = now - 1.0
+            return
+        self._latest = state["model_checkpoint_path"]
+        last = state["last_preserved_timestamp"]
+        if now < last:
+            get_logger().warning("time.time() returned a value %f seconds behind the last preserved checkpoint "
+                                 "timestamp." % (last - now))
+            last = now
+        paths, stamps = state["all_model_checkpoint_paths"], state["all_model_checkpoint_timestamps"]
+        for path, stamp in zip(paths, stamps or [last] * len(paths)):
+            stamp = min(stamp, now)  # a future (or NaN) timestamp never makes a checkpoint look newer than now
+            if stamp > last:
                 self._maybe[path] = stamp
-            last = state["last_preserved_timestamp"]
-            self._last_preserved = time.time() if last is None else last
+        self._last_preserved = last
+        self._listed = {os.path.abspath(p) for p in [self._latest, *paths]}
+        if stamps:  # written by a manager: its times bound what a killed save of its could have left
+            self._orphans_before = max([last, *[t for t in stamps if t == t]])
 
     @property
     def directory(self):
@@ -86,24 +137,49 @@ class CheckpointManager:
         return list(self._maybe)
 
     def _sweep(self):
-        """Forget checkpoints beyond ``max_to_keep``; return those to delete (not the ones kept by age)."""
-        doomed = []
-        if self._max_to_keep is None:
-            return doomed
+        """Delete the oldest managed checkpoints beyond ``max_to_keep``, preserving one per
+        ``keep_checkpoint_every_n_hours`` (no longer listed, never deleted)."""
+        if not self._max_to_keep:
+            return
         while len(self._maybe) > self._max_to_keep:
             path = next(iter(self._maybe))
             stamp = self._maybe.pop(path)
             if self._keep_every and stamp - self._keep_every * 3600 >= self._last_preserved:
                 self._last_preserved = stamp
                 continue
-            doomed.append(path)
-        return doomed
+            cio.remove_checkpoint(path)
+
+    def _record_state(self):
+        cio.write_state(self._directory, self._latest, list(self._maybe), list(self._maybe.values()),
+                        self._last_preserved)
+
+    def _recover(self):
+        """Delete what a killed ``save`` left in the directory: dead writers' temporary files and orphans."""
+        directory = os.path.dirname(self._prefix) or "."
+        numbered = re.compile(re.escape(os.path.basename(self._prefix)) + r"-\d+" + re.escape(cio.SUFFIX))
+        cio.remove_stale_temporaries(directory, lambda name: name == cio.STATE_FILE or numbered.fullmatch(name))
+        if self._orphans_before is None:
+            return
+        keep = self._listed | {os.path.abspath(p) for p in self._maybe}
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            return
+        for name in names:
+            prefix = os.path.join(directory, name[:-len(cio.SUFFIX)])
+            if not numbered.fullmatch(name) or os.path.abspath(prefix) in keep:
+                continue
+            index = cio.read_index(prefix)
+            began = index.get("manager_save_time") if index else None
+            if type(began) is float and self._orphans_before < began < self._created:
+                cio.remove_checkpoint(prefix)
 
     def save(self, checkpoint_number=None, check_interval=True, options=None):
         """Save a new checkpoint, delete those beyond ``max_to_keep``, update the state file; returns its path.
 
         The number is ``checkpoint_number`` if given, else the checkpoint's ``save_counter`` (incremented either
-        way). With a ``checkpoint_interval``, returns ``None`` without saving until enough steps passed.
+        way). With a ``checkpoint_interval``, returns ``None`` without saving until enough steps passed. The first
+        save of a manager also removes what a killed earlier process left behind.
         """
         if self._checkpoint_interval is not None and check_interval:
             step = int(self._step_counter.numpy())
@@ -113,16 +189,17 @@ class CheckpointManager:
         counter = self._checkpoint.save_counter
         counter.assign_add(1)
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
-        path = self._checkpoint.write(f"{self._prefix}-{number}")
+        path = self._checkpoint._write(f"{self._prefix}-{number}", extra={"manager_save_time": time.time()})
         self._maybe.pop(path, None)
         self._maybe[path] = time.time()
         self._latest = path
-        # The new checkpoint is durable before the state names it; old ones go after the state stops naming them.
-        doomed = self._sweep()
-        cio.write_state(self._directory, path, list(self._maybe), list(self._maybe.values()),
-                        self._last_preserved)
-        for old in doomed:
-            cio.remove_checkpoint(old)
+        if self._max_to_keep and len(self._maybe) > self._max_to_keep:
+            self._record_state()  # still listing what the sweep deletes: a crash while deleting leaves it listed
+        self._sweep()
+        self._record_state()
+        if not self._recovered:
+            self._recovered = True
+            self._recover()
         return path
 
     def restore_or_initialize(self):
