@@ -198,9 +198,7 @@ def to_dtype(value, dtype, infer_foreign=False):
     Raises:
         TypeError: when a Python value does not fit ``dtype``.
     """
-    np_type = dtype.as_numpy_dtype
-    if np_type is None:
-        raise TypeError(f"tapeflow cannot compute with {dtype!r} values")
+    np_type = dtype.as_numpy_dtype  # raises for bfloat16, which NumPy cannot hold
     if isinstance(value, (np.ndarray, np.generic)):
         return _cast(value, dtype)
     kinds = _python_kinds(value)

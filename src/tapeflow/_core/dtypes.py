@@ -34,8 +34,17 @@ class DType:
 
     @property
     def as_numpy_dtype(self):
-        """The NumPy scalar type (``np.float32`` ...); ``object`` for strings."""
-        return self._np
+        """The NumPy scalar type (``np.float32`` ...); ``object`` for strings.
+
+        Raises:
+            TypeError: for ``bfloat16`` (and ``resource``/``variant``), which NumPy has no type for. Every path that
+                makes an array of a requested dtype comes through here, so none can fall back to NumPy's default
+                (``np.dtype(None)`` is float64) and hand out a float64 tensor in place of a bfloat16 one.
+        """
+        np_type = self._np
+        if np_type is None:
+            raise not_computable(self)
+        return np_type
 
     @property
     def base_dtype(self) -> DType:
@@ -79,14 +88,14 @@ class DType:
     def min(self):
         if self.is_bool or self.is_complex or self._name == "string":
             raise TypeError(f"Cannot find minimum value of {self} with type {self}.")
-        info = np.finfo(self._np) if self.is_floating else np.iinfo(self._np)
+        info = np.finfo(self.as_numpy_dtype) if self.is_floating else np.iinfo(self.as_numpy_dtype)
         return info.min
 
     @property
     def max(self):
         if self.is_bool or self.is_complex or self._name == "string":
             raise TypeError(f"Cannot find maximum value of {self} with type {self}.")
-        info = np.finfo(self._np) if self.is_floating else np.iinfo(self._np)
+        info = np.finfo(self.as_numpy_dtype) if self.is_floating else np.iinfo(self.as_numpy_dtype)
         return info.max
 
     @property
@@ -95,6 +104,8 @@ class DType:
 
     @property
     def size(self) -> int:
+        if self._name == "bfloat16":
+            return 2
         if self._np is None or self._np is object:
             return 0
         return np.dtype(self._np).itemsize
@@ -155,7 +166,7 @@ _BY_NAME.update(half=float16, float=float32, double=float64, bool=bool_, cfloat=
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 
 # Keyed by ``np.dtype.num`` (an int): far cheaper to hash than the dtype object on the per-op path.
-_BY_NUM = {np.dtype(d.as_numpy_dtype).num: d for d in _ALL if d.as_numpy_dtype not in (None, object)}
+_BY_NUM = {np.dtype(d._np).num: d for d in _ALL if d._np not in (None, object)}
 _BY_NUM[np.dtype(object).num] = string
 _BY_NUM[np.dtype("S").num] = string
 _BY_NUM[np.dtype("U").num] = string
@@ -169,6 +180,12 @@ _PYTHON_TYPES = {builtins.float: float32, builtins.bool: bool_, builtins.object:
 TRAINABLE = frozenset(n for n in (16, 1, 2, 14, 8, 18, 19))
 TRAINABLE_NUMS = frozenset(np.dtype(t).num for t in (np.float16, np.float32, np.float64, np.complex64,
                                                    np.complex128))
+
+
+def not_computable(dtype) -> TypeError:
+    """The one error for a dtype tapeflow cannot hold values of (``bfloat16``: NumPy has no such type)."""
+    hint = "; use float16 or float32" if dtype.name == "bfloat16" else ""
+    return TypeError(f"tapeflow cannot compute with {dtype!r} values (NumPy has no {dtype.name} type){hint}")
 
 
 def dtype_of(np_dtype) -> DType:
@@ -210,7 +227,7 @@ def _ref_dtype(base):
     """TF1's reference dtypes (``float32_ref``): still nameable through ``as_dtype``."""
     ref = _REFS.get(base.name)
     if ref is None:
-        ref = _REFS[base.name] = DType(base.name + "_ref", base.as_numpy_dtype, base.as_datatype_enum + 100)
+        ref = _REFS[base.name] = DType(base.name + "_ref", base._np, base.as_datatype_enum + 100)
     return ref
 
 

@@ -270,8 +270,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
 
         return convert_to_tensor(stack_nested(value, dtype), dtype)
     if dtype is None and dtype_hint is not None:
+        hint = dtypes.as_dtype(dtype_hint)
+        hint.as_numpy_dtype  # noqa: B018 - a bfloat16 hint raises here rather than falling back to inference
         try:
-            return _made(wrap(to_dtype(value, dtypes.as_dtype(dtype_hint))))
+            return _made(wrap(to_dtype(value, hint)))
         except (TypeError, ValueError):
             pass
     return _made(wrap(to_numpy_value(value, dtype)))

@@ -151,8 +151,8 @@ def _convert(value, dtype, name):
 
 
 def _check_computable(dtype):
-    if dtype == _dtypes.bfloat16:
-        raise TypeError("tapeflow cannot compute bfloat16 (NumPy has no bfloat16 type); use float16 or float32")
+    """Raise the shared bfloat16 error before any seed is consumed (the dtype's NumPy type raises it)."""
+    return dtype.as_numpy_dtype
 
 
 def _attr_dtype_error(op, dtype):
@@ -349,7 +349,6 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
             None, None, f"Could not find device for node: {{{{node Multinomial}}}} = Multinomial[T=DT_"
             f"{logits.dtype.name.upper()}, output_dtype=DT_{dtype.name.upper()}, seed={s1}, seed2={s2}]\nAll kernels "
             f"registered for op Multinomial:\n{_MULTINOMIAL_KERNELS} [Op:Multinomial] name: ")
-    _check_computable(logits.dtype)
     rng = _generator(("Multinomial", logits.dtype.name, dtype.name), seeds, kept)
     return execute(MULTINOMIAL, (logits, num_samples), {"output_dtype": dtype.name, "rng": rng})
 

@@ -345,15 +345,36 @@ def _div_no_nan(num, den):
 # ------------------------------------------------------------------------------------------ argmax (not differentiable)
 
 
-def _arg_forward(fn):
+def _arg_forward(fn, largest):
     def forward(x, axis, output_type):
+        if x.dtype.kind == "f":
+            return _float_arg(fn, x, axis, largest).astype(output_type)[()]
         return fn(x, axis=axis).astype(output_type)[()]
 
     return forward
 
 
-ARGMAX = defop("ArgMax", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmax))
-ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin))
+def _float_arg(fn, x, axis, largest):
+    """TF's (Eigen's) arg-reduction of floats: the first index of the largest (smallest) value, NaN never chosen.
+
+    The kernel starts from index 0 holding the lowest finite value (highest for argmin) and takes an element only
+    when it compares greater (smaller); NaN compares neither way. So a line of NaN and -inf (+inf for argmin), or
+    of values no better than the start, gives index 0, not the first NaN NumPy would give.
+    """
+    nan = np.isnan(x)
+    if nan.any():
+        x = np.where(nan, x.dtype.type(-np.inf if largest else np.inf), x)
+    index = fn(x, axis=axis)
+    edge = np.finfo(x.dtype).max
+    best = np.take_along_axis(x, np.expand_dims(index, axis), axis).squeeze(axis)
+    unmoved = best <= -edge if largest else best >= edge
+    if unmoved.any():
+        index = np.where(unmoved, 0, index)
+    return np.asarray(index)
+
+
+ARGMAX = defop("ArgMax", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmax, True))
+ARGMIN = defop("ArgMin", dtypes=REAL, same_dtype=False)(_arg_forward(np.argmin, False))
 
 
 # ------------------------------------------------------------------------------------------ public functions
@@ -486,10 +507,41 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
     return wrap(np.asarray(counts != 0 if dtype == dtypes.bool_ else counts.astype(dtype.as_numpy_dtype))[()])
 
 
+# The output types TF's ArgMax and ArgMin take.
+_ARG_OUTPUT = {"ArgMax": ("int16", "uint16", "int32", "int64"), "ArgMin": ("int32", "int64")}
+
+
 def _arg(op, input, axis, output_type):
+    sfx = errors.error_name(None, input, axis)
     x = to_tensor(input)
-    axis = 0 if axis is None else int(axis)
-    return execute(op, (x,), {"axis": axis, "output_type": dtypes.as_dtype(output_type).as_numpy_dtype})
+    if axis is None:
+        axis = 0
+    elif isinstance(axis, Tensor) or getattr(axis, "_tapeflow_variable", False):
+        a = axis._value if isinstance(axis, Tensor) else axis.read_value()._value
+        if a.dtype.kind not in "iu":
+            raise TypeError("axis must be int or Tensor with integer datatype")
+        if a.ndim:
+            raise errors.op_error(op.name, f"dim must be a scalar, but received tensor of shape: "
+                                  f"{errors.shape_str(a.shape)}", name=sfx)
+        axis = int(a)
+    elif isinstance(axis, (int, np.integer)) and not isinstance(axis, (bool, np.bool_)):
+        axis = int(axis)
+    else:
+        raise TypeError("axis must be int or Tensor with integer datatype")
+    output_type = dtypes.as_dtype(output_type)
+    v = x._value
+    if v.dtype.num in op.allowed_nums and output_type.name not in _ARG_OUTPUT[op.name]:
+        from .manip_ops import attr_error  # noqa: PLC0415 - manip_ops imports this module
+
+        raise attr_error(op.name, "output_type", output_type, sfx)
+    nd = v.ndim
+    if v.dtype.num in op.allowed_nums:
+        if not -max(nd, 1) <= axis < nd:
+            raise errors.op_error(op.name, f"Expected dimension in the range [{-nd}, {nd}), but got {axis}", name=sfx)
+        if v.shape[axis] == 0:
+            raise errors.op_error(op.name, f"Reduction axis {axis % nd} is empty in shape "
+                                  f"{errors.shape_str(v.shape)}", name=sfx)
+    return execute(op, (x,), {"axis": axis, "output_type": output_type.as_numpy_dtype})
 
 
 def argmax(input, axis=None, output_type="int64", name=None):

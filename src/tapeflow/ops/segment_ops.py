@@ -89,6 +89,8 @@ def _sorted_forward(op_name, ufunc, empty):
         out = np.full((rows,) + data.shape[1:], empty, data.dtype)
         if ids.size:
             out[run_ids] = ufunc.reduceat(data, starts, axis=0, dtype=data.dtype)
+            if ufunc in _EXTREMES:
+                _nan_as_tf(out, ufunc, data, ids)
         return out
 
     return forward
@@ -101,22 +103,55 @@ def _unsorted_forward(op_name, ufunc, empty):
         out = np.full((num_segments,) + data.shape[ids.ndim:], init, data.dtype)
         flat_ids = ids.reshape(-1)
         keep = flat_ids >= 0
-        ufunc.at(out, flat_ids[keep], data.reshape((flat_ids.size,) + data.shape[ids.ndim:])[keep])
+        rows = data.reshape((flat_ids.size,) + data.shape[ids.ndim:])[keep]
+        ufunc.at(out, flat_ids[keep], rows)
+        if ufunc in _EXTREMES:
+            _nan_as_tf(out, ufunc, rows, flat_ids[keep])
         return out
 
     return forward
 
 
+_EXTREMES = (np.maximum, np.minimum)
+
+
+def _nan_as_tf(out, ufunc, rows, seg):
+    """Redo the segments that hold a NaN as TF's kernels compute them (``out`` is changed in place).
+
+    TF folds a segment's rows in order, each row replacing the running value unless it is smaller (larger, for
+    min). A NaN is never smaller, so it replaces, and the next row replaces the NaN: the result is the extreme of
+    the rows after a segment's last NaN (per element), or NaN when the NaN is the segment's last row.
+    """
+    if rows.dtype.kind != "f" or not rows.size:
+        return
+    nan = np.isnan(rows)
+    if not nan.any():
+        return
+    pos = np.arange(len(rows)).reshape((-1,) + (1,) * (rows.ndim - 1))
+    last_nan = np.full(out.shape, -1)
+    np.maximum.at(last_nan, seg, np.where(nan, pos, -1))
+    after = pos > last_nan[seg]
+    fill = np.inf if ufunc is np.minimum else -np.inf
+    best = np.full(out.shape, fill, out.dtype)
+    ufunc.at(best, seg, np.where(after, rows, rows.dtype.type(fill)))
+    count = np.zeros(out.shape, np.int64)
+    np.add.at(count, seg, after)
+    redo = last_nan >= 0
+    out[redo] = np.where(count > 0, best, np.nan)[redo]
+
+
 SEGMENT_SUM = defop("SegmentSum", dtypes=NUMERIC, same_dtype=False)(_sorted_forward("SegmentSum", np.add, 0))
-SEGMENT_MAX = defop("SegmentMax", dtypes=REAL, same_dtype=False)(_sorted_forward("SegmentMax", np.maximum, 0))
-SEGMENT_MIN = defop("SegmentMin", dtypes=REAL, same_dtype=False)(_sorted_forward("SegmentMin", np.minimum, 0))
+SEGMENT_MAX = defop("SegmentMax", dtypes=REAL, same_dtype=False, quiet=True)(
+    _sorted_forward("SegmentMax", np.maximum, 0))
+SEGMENT_MIN = defop("SegmentMin", dtypes=REAL, same_dtype=False, quiet=True)(
+    _sorted_forward("SegmentMin", np.minimum, 0))
 SEGMENT_PROD = defop("SegmentProd", dtypes=NUMERIC, same_dtype=False, quiet=True)(
     _sorted_forward("SegmentProd", np.multiply, 1))
 UNSORTED_SEGMENT_SUM = defop("UnsortedSegmentSum", dtypes=NUMERIC, same_dtype=False)(
     _unsorted_forward("UnsortedSegmentSum", np.add, 0))
-UNSORTED_SEGMENT_MAX = defop("UnsortedSegmentMax", dtypes=REAL, same_dtype=False)(
+UNSORTED_SEGMENT_MAX = defop("UnsortedSegmentMax", dtypes=REAL, same_dtype=False, quiet=True)(
     _unsorted_forward("UnsortedSegmentMax", np.maximum, None))
-UNSORTED_SEGMENT_MIN = defop("UnsortedSegmentMin", dtypes=REAL, same_dtype=False)(
+UNSORTED_SEGMENT_MIN = defop("UnsortedSegmentMin", dtypes=REAL, same_dtype=False, quiet=True)(
     _unsorted_forward("UnsortedSegmentMin", np.minimum, None))
 UNSORTED_SEGMENT_PROD = defop("UnsortedSegmentProd", dtypes=NUMERIC, same_dtype=False, quiet=True)(
     _unsorted_forward("UnsortedSegmentProd", np.multiply, 1))

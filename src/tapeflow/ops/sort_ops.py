@@ -17,6 +17,7 @@ from .._core.exports import export
 from .._core.registry import ALL, REAL, defop
 from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
+from ._nan_order import nan_rows, top_k_row
 from .manip_ops import attr_error
 from .math_ops import NEG
 
@@ -31,6 +32,23 @@ def _descending_order(x, axis):
         return np.argsort(-x, axis=axis, kind="stable")  # negation is exact for floats (and keeps -0.0 == 0.0)
     n = x.shape[axis]  # integers: -x would overflow, so sort the reversed line ascending and map back
     return np.flip(n - 1 - np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
+def _tf_order(x, axis, descending):
+    """Indices sorting ``x`` along ``axis`` as TF's sort does: ties in index order, NaNs where TF's kernel puts them
+    (an ascending sort is TF's descending sort of ``-x``)."""
+    if descending:
+        order = _descending_order(x, axis)
+    else:
+        order = np.argsort(x, axis=axis, kind="stable")
+    rows = nan_rows(np.moveaxis(x, axis, -1))
+    if rows is not None:
+        lines = np.moveaxis(x if descending else -x, axis, -1)
+        view = np.moveaxis(order, axis, -1)  # a view: rows written here land in ``order``
+        n = lines.shape[-1]
+        for r in rows:
+            view[tuple(r)] = top_k_row(lines[tuple(r)], n)
+    return order
 
 
 def _lines(shape, axis):
@@ -91,6 +109,10 @@ def _scatter_along_axis_grad(gg, y, g, indices, axis, size):
 @defop("TopKV2", num_outputs=2, dtypes=REAL, same_dtype=False)
 def TOP_K(x, k, index_type):
     order = _descending_order(x, -1)[..., :k]
+    rows = nan_rows(x)
+    if rows is not None:  # NaN: TF's kernel's own order (see ``_nan_order``)
+        for r in rows:
+            order[tuple(r)] = top_k_row(x[tuple(r)], k)
     return _take(x, order, -1), order.astype(index_type)
 
 
@@ -174,9 +196,7 @@ def _sort_order(values, axis, direction):
     if x._value.dtype.num not in TOP_K.allowed_nums:
         execute(TOP_K, (x,), {"k": 0, "index_type": np.int32})
     axis %= rank
-    v = x._value
-    order = np.argsort(v, axis=axis, kind="stable") if direction == "ASCENDING" else _descending_order(v, axis)
-    return x, order, axis
+    return x, _tf_order(x._value, axis, direction == "DESCENDING"), axis
 
 
 @export("sort")
