@@ -13,10 +13,12 @@ Crash safety (a process killed at any instant of ``save``):
   again without them (TF's order): killed while deleting, they are still listed, and the next ``save`` of any
   manager deletes them;
 * killed after the new checkpoint was written but before the state names it, the checkpoint is an orphan. The
-  first ``save`` of the next manager deletes it: a ``<name>-<n>.npz`` file that the state does not list, written by
-  a manager (its index says when its save began) after every time the state records and before this manager
-  started. Preserved checkpoints began before a time the state records, files of ``Checkpoint.save``/``write``
-  carry no such mark, and nothing is deleted when the state file is missing or damaged;
+  first ``save`` of the next manager deletes it, before it writes anything: a ``<name>-<n>.npz`` file that the
+  state does not list, written by a manager (its index says when its save began) after every time the state
+  records and before this manager started. Preserved checkpoints began before a time the state records, files of
+  ``Checkpoint.save``/``write`` carry no such mark, and nothing is deleted when the state file is damaged or was
+  written by ``Checkpoint.save``. If there is no state file at all (the first save in the directory was killed),
+  the orphan is taken over as the oldest managed checkpoint instead, so ``max_to_keep`` covers it;
 * the same first ``save`` deletes temporary files of writers that died (see
   :func:`.checkpoint_io.remove_stale_temporaries`).
 """
@@ -92,6 +94,7 @@ class CheckpointManager:
         self._listed = set()  # every path the state file names: never an orphan
         self._orphans_before = None  # orphans began their save after this time (None: look for none)
         self._recovered = False
+        self._state_absent = not os.path.lexists(os.path.join(self._directory, cio.STATE_FILE))
         state = cio.read_state(self._directory)
         if state is None:
             self._latest = None
@@ -154,25 +157,41 @@ class CheckpointManager:
                         self._last_preserved)
 
     def _recover(self):
-        """Delete what a killed ``save`` left in the directory: dead writers' temporary files and orphans."""
+        """Clean up after a killed ``save``: dead writers' temporary files, and checkpoints no state file lists."""
         directory = os.path.dirname(self._prefix) or "."
         numbered = re.compile(re.escape(os.path.basename(self._prefix)) + r"-\d+" + re.escape(cio.SUFFIX))
         cio.remove_stale_temporaries(directory, lambda name: name == cio.STATE_FILE or numbered.fullmatch(name))
-        if self._orphans_before is None:
-            return
-        keep = self._listed | {os.path.abspath(p) for p in self._maybe}
+        if self._orphans_before is None and not self._state_absent:
+            return  # a damaged state, or one Checkpoint.save wrote: it says nothing about what a manager wrote
+        adopted = []
+        for prefix, began, index in self._unlisted(directory, numbered):
+            if self._orphans_before is not None:
+                if began > self._orphans_before:
+                    cio.remove_checkpoint(prefix)
+            elif index.get("manager_state_absent") is True:
+                adopted.append((began, prefix))
+        # The first save in a directory was killed before any state existed. Its checkpoint is complete, and
+        # without a state nothing proves it unwanted (the user may have deleted the state file), so rather than
+        # deleting it the manager takes it over as its oldest checkpoint, and max_to_keep applies to it.
+        for began, prefix in sorted(adopted):
+            self._last_preserved = min(self._last_preserved, began - 1.0)  # so a later manager manages it too
+            self._maybe[prefix] = began
+
+    def _unlisted(self, directory, numbered):
+        """``(prefix, began, index)`` of each ``<name>-<n>.npz`` here that the state does not list and a manager
+        began to save before this one started."""
         try:
             names = os.listdir(directory)
         except OSError:
             return
         for name in names:
             prefix = os.path.join(directory, name[:-len(cio.SUFFIX)])
-            if not numbered.fullmatch(name) or os.path.abspath(prefix) in keep:
+            if not numbered.fullmatch(name) or os.path.abspath(prefix) in self._listed:
                 continue
             index = cio.read_index(prefix)
             began = index.get("manager_save_time") if index else None
-            if type(began) is float and self._orphans_before < began < self._created:
-                cio.remove_checkpoint(prefix)
+            if type(began) is float and began < self._created:
+                yield prefix, began, index
 
     def save(self, checkpoint_number=None, check_interval=True, options=None):
         """Save a new checkpoint, delete those beyond ``max_to_keep``, update the state file; returns its path.
@@ -186,10 +205,18 @@ class CheckpointManager:
             if self._last_step is not None and step < self._last_step + self._checkpoint_interval:
                 return None
             self._last_step = step
+        if not self._recovered:
+            # Before this save changes the state: once the state records a newer time, an orphan of the killed
+            # save looks like any older checkpoint; if this process is killed too, the next manager starts over.
+            self._recover()
+            self._recovered = True
         counter = self._checkpoint.save_counter
         counter.assign_add(1)
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
-        path = self._checkpoint._write(f"{self._prefix}-{number}", extra={"manager_save_time": time.time()})
+        mark = {"manager_save_time": time.time()}
+        if not os.path.lexists(os.path.join(self._directory, cio.STATE_FILE)):
+            mark["manager_state_absent"] = True
+        path = self._checkpoint._write(f"{self._prefix}-{number}", extra=mark)
         self._maybe.pop(path, None)
         self._maybe[path] = time.time()
         self._latest = path
@@ -197,9 +224,6 @@ class CheckpointManager:
             self._record_state()  # still listing what the sweep deletes: a crash while deleting leaves it listed
         self._sweep()
         self._record_state()
-        if not self._recovered:
-            self._recovered = True
-            self._recover()
         return path
 
     def restore_or_initialize(self):
