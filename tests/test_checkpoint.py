@@ -1,4 +1,8 @@
-"""tf.train.Checkpoint / CheckpointManager: round trips, resumed training, mismatches, and crash safety."""
+"""tf.train.Checkpoint / CheckpointManager: round trips, resumed training, mismatches, and crash safety.
+
+See also test_checkpoint_crash.py (SIGKILL at every step), test_checkpoint_recovery.py (what the next save
+cleans up) and test_checkpoint_corruption.py (damaged files).
+"""
 
 import json
 import os
@@ -13,6 +17,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow._core import checkpoint_io
 
 
 class Net(tf.Module):
@@ -207,6 +212,10 @@ def test_killed_mid_save_leaves_previous_checkpoint(tmp_path):
     try:
         line = child.stdout.readline()  # the second save is inside its write
         assert line.startswith(b"writing")
+        # The writer is alive: a cleanup in another process leaves its temporary file alone.
+        temporaries = [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+        assert len(temporaries) == 1
+        assert checkpoint_io.remove_stale_temporaries(str(tmp_path), lambda name: True) == []
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
@@ -217,8 +226,12 @@ def test_killed_mid_save_leaves_previous_checkpoint(tmp_path):
     assert latest == str(tmp_path / "ckpt-1")
     assert not os.path.exists(tmp_path / "ckpt-2.npz")
     big, small = tf.Variable(np.full(1000, 5.0, np.float32)), tf.Variable(0.0)
-    tf.train.Checkpoint(big=big, small=small).restore(latest).assert_consumed()
+    ckpt = tf.train.Checkpoint(big=big, small=small)
+    ckpt.restore(latest).assert_consumed()
     assert float(small.numpy()) == 1.0 and not big.numpy().any()
+    # Now its writer is dead: the next manager's first save removes the temporary file.
+    tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=1).save()
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ckpt-2.npz"]
 
 
 def test_keras_model_round_trip(tmp_path):

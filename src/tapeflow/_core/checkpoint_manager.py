@@ -17,8 +17,9 @@ Crash safety (a process killed at any instant of ``save``):
   state does not list, written by a manager (its index says when its save began) after every time the state
   records and before this manager started. Preserved checkpoints began before a time the state records, files of
   ``Checkpoint.save``/``write`` carry no such mark, and nothing is deleted when the state file is damaged or was
-  written by ``Checkpoint.save``. If there is no state file at all (the first save in the directory was killed),
-  the orphan is taken over as the oldest managed checkpoint instead, so ``max_to_keep`` covers it;
+  written by ``Checkpoint.save``. If there is no state file at all and no manager ever wrote one here (the first
+  save in the directory was killed), the orphan is taken over as the oldest managed checkpoint instead, so
+  ``max_to_keep`` covers it;
 * the same first ``save`` deletes temporary files of writers that died (see
   :func:`.checkpoint_io.remove_stale_temporaries`).
 """
@@ -163,16 +164,20 @@ class CheckpointManager:
         cio.remove_stale_temporaries(directory, lambda name: name == cio.STATE_FILE or numbered.fullmatch(name))
         if self._orphans_before is None and not self._state_absent:
             return  # a damaged state, or one Checkpoint.save wrote: it says nothing about what a manager wrote
-        adopted = []
+        adopted, stateful = [], False
         for prefix, began, index in self._unlisted(directory, numbered):
             if self._orphans_before is not None:
                 if began > self._orphans_before:
                     cio.remove_checkpoint(prefix)
             elif index.get("manager_state_absent") is True:
                 adopted.append((began, prefix))
-        # The first save in a directory was killed before any state existed. Its checkpoint is complete, and
-        # without a state nothing proves it unwanted (the user may have deleted the state file), so rather than
-        # deleting it the manager takes it over as its oldest checkpoint, and max_to_keep applies to it.
+            else:
+                stateful = True
+        if stateful:  # a manager recorded a state here and it is gone (deleted by the user): touch nothing
+            return
+        # The first save in the directory was killed before any state existed. Its checkpoint is complete, and
+        # without a state nothing proves it unwanted, so rather than deleting it the manager takes it over as its
+        # oldest checkpoint, and max_to_keep applies to it.
         for began, prefix in sorted(adopted):
             self._last_preserved = min(self._last_preserved, began - 1.0)  # so a later manager manages it too
             self._maybe[prefix] = began
