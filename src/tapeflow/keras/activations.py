@@ -180,8 +180,13 @@ def glu(x, axis=-1):
 
 
 def tanh(x):
-    """Hyperbolic tangent (``tf.nn.tanh``)."""
-    return _tf().nn.tanh(x)
+    """Hyperbolic tangent (``tf.nn.tanh``); integer and bool inputs are cast to float32 first, as Keras's
+    ``ops.tanh`` does."""
+    tf = _tf()
+    x = convert_to_tensor(x)
+    if x.dtype.is_integer or x.dtype.is_bool:
+        x = tf.cast(x, "float32")
+    return tf.nn.tanh(x)
 
 
 def tanh_shrink(x):

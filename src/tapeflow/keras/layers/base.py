@@ -4,10 +4,13 @@ A layer builds itself on its first ``__call__`` from the first input's shape, ma
 ``add_weight`` (Keras variables whose paths are ``<layer name>/<weight name>``) and keeps track of the layers and
 variables assigned to its attributes. Inputs are converted the way Keras's dtype policy does: NumPy arrays become
 tensors, floating inputs are cast to the compute dtype (``float32`` unless ``dtype=`` says otherwise), integer
-inputs are left alone. ``training`` is passed to ``call`` when its signature takes it, resolved as in Keras: the
-explicit argument, else the one of the outermost layer being called, else ``call``'s default. Losses from
-``add_loss`` are dropped when an outermost call starts; weight-regularizer losses are recomputed on every read of
-``losses``. An exception escaping ``call`` is raised again with Keras's "Exception encountered when calling
+and bool inputs are left alone, except in the layers whose Keras computation promotes them against float weights
+(``_promotes_integer_inputs``: Dense, the recurrent layers and cells, EinsumDense), where they are cast to the
+compute dtype, as Keras's promotion gives. ``training`` is passed to ``call`` when its signature takes it, resolved
+as in Keras: the explicit argument, else the one of the outermost layer being called, else ``call``'s default.
+Losses from ``add_loss`` are dropped when an outermost call starts; weight-regularizer losses are recomputed on
+every read of ``losses``. The shapes ``build`` ran with are kept (``_build_shapes_dict``) for ``summary()``.
+An exception escaping ``call`` is raised again with Keras's "Exception encountered when calling
 <Class>.call()" text listing the arguments. Mixed-precision policies (``"mixed_float16"``) are not implemented: a
 dtype is one Keras dtype name.
 """
@@ -21,8 +24,9 @@ import warnings
 
 import numpy as np
 
+from ..._core.dtypes import as_dtype
 from ..._core.errors import OpError
-from ..._core.tensor import convert_to_tensor, is_tensor
+from ..._core.tensor import EagerTensor, convert_to_tensor, is_tensor
 from ...ops.array_ops import cast
 from .. import _masks
 from .. import initializers as _initializers
@@ -30,20 +34,57 @@ from .. import regularizers as _regularizers
 from .._state import auto_name, name_scope
 from ..variables import Variable, standardize_dtype
 
-__all__ = ["Layer", "InputSpec"]
-
-_FLOAT_DTYPES = ("float16", "float32", "float64", "bfloat16")
+__all__ = ["Layer", "InputSpec", "traced_batch", "build_shape"]
 
 
 class _CallContext(threading.local):
-    """The outermost layer being called and the ``training`` value it fixed for the layers it calls."""
+    """The outermost layer being called and the ``training`` value it fixed for the layers it calls; the batch size
+    that layers built now record (see :func:`traced_batch`)."""
 
     def __init__(self):
         self.entry = None
         self.training = None
+        self.build_batch = _ACTUAL
 
 
+_ACTUAL = object()  # layers are built for the batch size of the data they are called on
 _CONTEXT = _CallContext()
+
+
+class traced_batch:  # noqa: N801 - a context manager used like a function
+    """Build the layers first called inside for batch size ``size`` (``None``: unknown) instead of the data's.
+
+    Keras's ``fit`` and ``evaluate`` on TensorFlow build an unbuilt model while tracing their step, where the batch
+    size is static only when every batch is full; the shapes layers record (and ``summary()`` shows) say so.
+    """
+
+    def __init__(self, size):
+        self.size = size
+
+    def __enter__(self):
+        self.previous = _CONTEXT.build_batch
+        _CONTEXT.build_batch = self.size
+
+    def __exit__(self, *exc):
+        _CONTEXT.build_batch = self.previous
+
+
+def build_shape(shape):
+    """``shape`` (a tuple, or a nesting of tuples) with its batch size replaced inside :class:`traced_batch`."""
+    size = _CONTEXT.build_batch
+    if size is _ACTUAL:
+        return shape
+    if isinstance(shape, (list, dict)) or (isinstance(shape, tuple) and shape and isinstance(shape[0], tuple)):
+        return _map_shapes(lambda s: (size, *s[1:]) if s else s, shape)
+    return (size, *shape[1:]) if shape else shape
+
+
+def _map_shapes(fn, shape):
+    if isinstance(shape, dict):
+        return {k: _map_shapes(fn, v) for k, v in shape.items()}
+    if isinstance(shape, list) or (isinstance(shape, tuple) and shape and isinstance(shape[0], (tuple, list))):
+        return type(shape)(_map_shapes(fn, s) for s in shape)
+    return fn(shape)
 
 
 # How a layer is called on symbolic inputs (``KerasTensor`` s): registered by the functional API
@@ -234,6 +275,17 @@ def _positional_weight_args(args, shape, initializer, dtype):
     return given["shape"], given["initializer"], given["dtype"]
 
 
+def _record_build_shapes(layer, build, args, kwargs):
+    """Keep the arguments ``build`` ran with (Keras's ``_build_shapes_dict``): ``summary()`` of a model that is
+    not functional shows ``compute_output_shape`` of them."""
+    try:
+        shapes = inspect.signature(build).bind(layer, *args, **kwargs).arguments
+    except TypeError:
+        return
+    shapes.pop(next(iter(shapes)), None)  # ``self``
+    object.__setattr__(layer, "_build_shapes_dict", dict(shapes))
+
+
 def _wrap_build(build):
     """After a subclass's ``build`` returns the layer is built (also when ``build`` is called by hand)."""
 
@@ -241,6 +293,7 @@ def _wrap_build(build):
     def wrapper(self, *args, **kwargs):
         with name_scope(self.name, caller=self):
             build(self, *args, **kwargs)
+        _record_build_shapes(self, build, args, kwargs)
         self.built = True
 
     wrapper._tapeflow_wrapped = True
@@ -261,6 +314,16 @@ class Layer:
         ValueError: for unknown keyword arguments or a non-boolean ``trainable``, with Keras's messages.
     """
 
+    # Whether ``__call__`` converts its arguments by the dtype policy (functional models convert to their inputs'
+    # dtypes instead, as Keras's do).
+    _convert_input_args = True
+    _allow_non_tensor_positional_args = False
+    # Whether integer and bool tensors among the positional arguments are cast to the compute dtype. Keras leaves
+    # them to its ops, which promote them against float weights (Dense's matmul, the recurrent cells, EinsumDense);
+    # tapeflow's ops never promote, so the layers whose Keras computation promotes say so here. (Layers whose Keras
+    # ops promote otherwise do it in ``call``: normalization in float32, the merges to a common dtype.)
+    _promotes_integer_inputs = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
@@ -278,6 +341,9 @@ class Layer:
                              f"Received: name={name} (of type {type(name)})")
         self._name = name
         self._dtype_name = _policy_name(dtype)
+        # What ``__call__`` converts floating inputs to (Keras's ``input_dtype``: the compute dtype, or for a
+        # Sequential model its ``Input``'s dtype).
+        self._input_dtype = as_dtype(self._dtype_name)
         self.activity_regularizer = _regularizers.get(activity_regularizer)
         input_dim = kwargs.pop("input_dim", None)
         input_shape = (input_dim,) if input_dim is not None else kwargs.pop("input_shape", None)
@@ -341,7 +407,9 @@ class Layer:
 
     @property
     def input_dtype(self):
-        return self._dtype_name
+        """The dtype that floating inputs are cast to, a string (the compute dtype, unless a model's ``Input``
+        says otherwise)."""
+        return self._input_dtype.name
 
     @property
     def path(self):
@@ -357,6 +425,7 @@ class Layer:
     # --- weights -------------------------------------------------------------------------------------------
     def build(self, input_shape):
         """Make the layer's weights for inputs of ``input_shape`` (the base makes none)."""
+        object.__setattr__(self, "_build_shapes_dict", {"input_shape": input_shape})
         self.built = True
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
@@ -506,19 +575,28 @@ class Layer:
         """The computation; subclasses implement it (the base raises, as in Keras)."""
         raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call()` method implemented.")
 
-    def _convert_input(self, x):
+    def _convert_input(self, x, promote=False):
+        """Keras's dtype-policy conversion of one call argument: array-likes become tensors, floating tensors are
+        cast to the compute dtype (with ``autocast``), integer and bool tensors are left alone, except that
+        ``promote`` casts them too (see ``_promotes_integer_inputs``)."""
         if isinstance(x, Variable):
             x = x.value
-        if is_tensor(x):
-            pass
-        elif hasattr(x, "__array__"):
+        if not is_tensor(x):
+            if not hasattr(x, "__array__"):
+                return x
             x = convert_to_tensor(np.asarray(x))
-        else:
+        dtype = x.dtype
+        if dtype is self._input_dtype:
             return x
-        dtype = x.dtype.name
-        if self.autocast and dtype in _FLOAT_DTYPES and dtype != self.compute_dtype:
-            x = cast(x, self.compute_dtype)
+        if dtype.is_floating:
+            if self.autocast:
+                x = cast(x, self._input_dtype)
+        elif promote and (dtype.is_integer or dtype.is_bool):
+            x = cast(x, self._input_dtype)
         return x
+
+    def _convert_positional(self, x):
+        return self._convert_input(x, promote=True)
 
     def __call__(self, *args, **kwargs):
         if _SYMBOLIC_CALL and _has_symbolic(args, kwargs):
@@ -528,10 +606,15 @@ class Layer:
         masks_in_use = bool(_masks.TABLE)  # masks are rare: the common call pays this one check
         if masks_in_use:
             originals = _flatten([list(args), list(kwargs.values())])
-        args = _map(self._convert_input, args)
-        kwargs = {k: _map(self._convert_input, v) for k, v in kwargs.items()}
+        if self._convert_input_args:
+            # The common call (one tensor of the compute dtype) pays one identity test, as in Keras.
+            if not (len(args) == 1 and args[0].__class__ is EagerTensor and args[0].dtype is self._input_dtype):
+                args = _map(self._convert_positional if self._promotes_integer_inputs else self._convert_input, args)
+            if kwargs:
+                kwargs = {k: v if v is None or v.__class__ is bool else _map(self._convert_input, v)
+                          for k, v in kwargs.items()}
         previous_mask = self._masks_to_kwargs(originals, args, kwargs) if masks_in_use else None
-        for arg in _flatten(args):
+        for arg in () if self._allow_non_tensor_positional_args else _flatten(args):
             if arg is not None and not _is_tensor(arg):
                 raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
                                  f"value should be passed as a keyword argument: {arg} (of type {type(arg)})")
@@ -540,7 +623,7 @@ class Layer:
         self._check_input_spec(first)
         if not self.built:
             with name_scope(self.name, caller=self):
-                self.build(_shape_of(first) if first is not None else None)
+                self.build(build_shape(_shape_of(first)) if first is not None else None)
             self.built = True
             self._check_input_spec(first)
         entry = _CONTEXT.entry is None
@@ -669,6 +752,31 @@ class Layer:
         for index, (x, s) in enumerate(zip(inputs, specs)):
             if s is not None:
                 s.check(x, index, self.name)
+
+    def _first_node(self, attr):
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {attr}.")
+        values = nodes[0].input_tensors if attr == "input" else nodes[0].output_tensors
+        return values[0] if len(values) == 1 else values
+
+    @property
+    def input(self):
+        """The symbolic input of the layer's first call on ``KerasTensor`` s (a list for several).
+
+        Raises:
+            AttributeError: when the layer was never called symbolically (Keras's message).
+        """
+        return self._first_node("input")
+
+    @property
+    def output(self):
+        """The symbolic output of the layer's first call on ``KerasTensor`` s (a list for several).
+
+        Raises:
+            AttributeError: when the layer was never called symbolically (Keras's message).
+        """
+        return self._first_node("output")
 
     def compute_output_shape(self, *args, **kwargs):
         """The output shape for an input shape (layers that can say implement it; the base raises, as Keras)."""

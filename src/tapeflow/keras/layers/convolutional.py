@@ -214,7 +214,13 @@ class _Conv(Layer):
             x = tf.pad(x, [[0, 0], [left, 0], [0, 0]])
             padding = "valid"
         kernel = self.kernel
-        out = self._convolve(x, kernel.value if hasattr(kernel, "value") else kernel, padding)
+        kernel = kernel.value if hasattr(kernel, "value") else kernel
+        if x.dtype is not kernel.dtype and x.shape.rank > 3:
+            # Keras does not promote here: TF converts the kernel variable to the (integer) input's dtype and
+            # refuses. (Rank-3 inputs reach the op with the kernel already read, and the op refuses instead.)
+            raise ValueError(f"Incompatible type conversion requested to type {x.dtype.name} for `tf.Variable of "
+                             f"type {kernel.dtype.name}. (Variable: {kernel!r})")
+        out = self._convolve(x, kernel, padding)
         if self.use_bias:
             out = tf.add(out, self.bias.value if hasattr(self.bias, "value") else self.bias)
         if self.data_format == "channels_first":

@@ -17,6 +17,7 @@ from ...ops.linalg_ops import matmul
 from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
+from .._dtypes import result_type
 from .base import InputSpec, Layer
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Add", "Concatenate", "Embedding"]
@@ -61,6 +62,8 @@ class Dense(Layer):
         ValueError: for ``units`` that is not a positive integer, inputs of rank < 2 or whose last axis differs
             from the one the layer was built for (Keras's input-spec messages).
     """
+
+    _promotes_integer_inputs = True  # Keras's ops promote integer inputs against the float weights
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
@@ -216,7 +219,10 @@ class Reshape(Layer):
         return reshape(inputs, (shape[0], *_resolve_target(tuple(shape[1:]), self.target_shape)))
 
     def compute_output_shape(self, input_shape):
-        return (tuple(input_shape)[0], *_resolve_target(tuple(input_shape)[1:], self.target_shape))
+        rest = tuple(input_shape)[1:]
+        if None in rest:  # the -1 cannot be resolved: it is unknown too
+            return (tuple(input_shape)[0], *(None if d == -1 else d for d in self.target_shape))
+        return (tuple(input_shape)[0], *_resolve_target(rest, self.target_shape))
 
     def get_config(self):
         return {**super().get_config(), "target_shape": self.target_shape}
@@ -268,6 +274,13 @@ class Dropout(Layer):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed, "noise_shape": self.noise_shape}
 
 
+def _promote(*tensors):
+    """The tensors cast to their Keras result type (:func:`~tapeflow.keras._dtypes.result_type`), where merge
+    layers' Keras ops promote and tf ops would refuse mixed dtypes."""
+    dtype = result_type(*(x.dtype for x in tensors))
+    return [x if x.dtype.name == dtype else cast(x, dtype) for x in tensors]
+
+
 def _elemwise_shape(shape1, shape2):
     if shape1 is None or shape2 is None:
         return None
@@ -314,6 +327,7 @@ class Add(Layer):
                              "(not a list of tensors)")
         out = inputs[0]
         for x in inputs[1:]:
+            out, x = _promote(out, x)  # Keras's add promotes (int32 + float32 is float32)
             out = out + x
         return out
 
@@ -384,7 +398,7 @@ class Concatenate(Layer):
                     raise ValueError(err)
 
     def call(self, inputs):
-        return _tf().concat(list(inputs), axis=self.axis)
+        return _tf().concat(_promote(*inputs), axis=self.axis)
 
     def compute_output_shape(self, input_shape):
         out = list(input_shape[0])

@@ -98,6 +98,8 @@ class EinsumDense(Layer):
         ValueError: at build time, for an equation or shapes Keras rejects (Keras's messages).
     """
 
+    _promotes_integer_inputs = True  # Keras's ops promote integer inputs against the float weights
+
     def __init__(self, equation, output_shape, activation=None, bias_axes=None, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, **kwargs):

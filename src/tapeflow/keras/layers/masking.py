@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import _masks
+from .._dtypes import result_type
 from .base import Layer
 
 __all__ = ["Masking"]
@@ -24,12 +25,24 @@ class Masking(Layer):
         self.supports_masking = True
         self._build_at_init()
 
+    def _keep(self, inputs, keepdims):
+        # Keras compares in the promoted dtype of the inputs and ``mask_value`` (integer inputs against a float
+        # mask value compare as float32), where tf.not_equal would refuse to convert ``0.0`` to an int tensor.
+        tf = _tf()
+        dtype = result_type(inputs.dtype, self.mask_value)
+        if dtype != inputs.dtype.name:
+            inputs = tf.cast(inputs, dtype)
+        return tf.reduce_any(tf.not_equal(inputs, tf.cast(self.mask_value, dtype)), axis=-1, keepdims=keepdims)
+
     def compute_mask(self, inputs, mask=None):
-        return _tf().reduce_any(_tf().not_equal(inputs, self.mask_value), axis=-1)
+        return self._keep(inputs, keepdims=False)
 
     def call(self, inputs):
         tf = _tf()
-        keep = tf.reduce_any(tf.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        keep = self._keep(inputs, keepdims=True)
+        dtype = result_type(inputs.dtype, 0)  # Keras's where(keep, inputs, 0): bool inputs come out int32
+        if dtype != inputs.dtype.name:
+            inputs = tf.cast(inputs, dtype)
         outputs = tf.where(keep, inputs, tf.zeros_like(inputs))
         _masks.set_keras_mask(outputs, tf.squeeze(keep, axis=-1))
         return outputs

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...ops.array_ops import cast, reshape
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
+from .._dtypes import result_type
 from .base import InputSpec, Layer
 from .core import _ser_constraint, _ser_init, _ser_reg, _tf
 
@@ -86,7 +87,7 @@ class BatchNormalization(Layer):
 
     def call(self, inputs, training=None, mask=None):
         tf = _tf()
-        dtype = "float64" if inputs.dtype.name == "float64" else "float32"
+        dtype = "float64" if inputs.dtype.name == "float64" else "float32"  # integer inputs too, as in Keras
         inputs = cast(inputs, dtype)
         moving_mean = cast(self.moving_mean, dtype)
         moving_variance = cast(self.moving_variance, dtype)
@@ -181,6 +182,12 @@ class LayerNormalization(Layer):
 
     def call(self, inputs):
         tf = _tf()
+        original = inputs.dtype
+        # Keras computes in at least float32 (integer and float16 inputs too) and casts the result back to the
+        # input's dtype before the compute dtype, so integer inputs come out truncated, as in Keras.
+        wide = result_type(original, "float32")
+        if wide != original.name:
+            return cast(cast(self.call(cast(inputs, wide)), original), self.compute_dtype)
         ndim = inputs.shape.rank
         axes = self._axes(ndim)
         shape = _broadcast_shape(ndim, axes, inputs.shape.as_list())

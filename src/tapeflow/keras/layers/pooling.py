@@ -115,6 +115,12 @@ class AveragePooling2D(_Pooling):
         super().__init__(pool_size, strides, padding, data_format, name, **kwargs)
 
 
+def _max(inputs, axis, keepdims):
+    """Keras's ``ops.max``: the maximum, or for bool inputs whether any is true."""
+    reduce = _tf().reduce_any if inputs.dtype.is_bool else _tf().reduce_max
+    return reduce(inputs, axis=axis, keepdims=keepdims)
+
+
 class _GlobalPooling(Layer):
     """A reduction over all spatial axes (kept as size 1 with ``keepdims``)."""
 
@@ -130,6 +136,13 @@ class _GlobalPooling(Layer):
     def _axes(self):
         first = 1 if self.data_format == "channels_last" else 2
         return list(range(first, first + self.dims))
+
+    @staticmethod
+    def _float_mean_input(inputs):
+        """Integer and bool inputs as float32: Keras's mean of integers is float32 whatever the layer's dtype."""
+        if inputs.dtype.is_integer or inputs.dtype.is_bool:
+            return _tf().cast(inputs, "float32")
+        return inputs
 
     def compute_output_shape(self, input_shape):
         input_shape = tuple(input_shape)
@@ -152,6 +165,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
 
     def call(self, inputs, mask=None):
         tf = _tf()
+        inputs = self._float_mean_input(inputs)
         axis = self._axes()[0]
         if mask is None:
             return tf.reduce_mean(inputs, axis=axis, keepdims=self.keepdims)
@@ -171,7 +185,7 @@ class GlobalAveragePooling2D(_GlobalPooling):
     dims = 2
 
     def call(self, inputs):
-        return _tf().reduce_mean(inputs, axis=self._axes(), keepdims=self.keepdims)
+        return _tf().reduce_mean(self._float_mean_input(inputs), axis=self._axes(), keepdims=self.keepdims)
 
 
 class GlobalMaxPooling1D(_GlobalPooling):
@@ -180,7 +194,7 @@ class GlobalMaxPooling1D(_GlobalPooling):
     dims = 1
 
     def call(self, inputs):
-        return _tf().reduce_max(inputs, axis=self._axes()[0], keepdims=self.keepdims)
+        return _max(inputs, axis=self._axes()[0], keepdims=self.keepdims)
 
 
 class GlobalMaxPooling2D(_GlobalPooling):
@@ -189,4 +203,4 @@ class GlobalMaxPooling2D(_GlobalPooling):
     dims = 2
 
     def call(self, inputs):
-        return _tf().reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)
+        return _max(inputs, axis=self._axes(), keepdims=self.keepdims)

@@ -35,6 +35,8 @@ def _check_units(units):
 class _Cell(Layer):
     """What the three cells share: activations, initializers, regularizers, dropout masks and configs."""
 
+    _promotes_integer_inputs = True  # Keras's ops promote integer inputs against the float weights
+
     _gates = 1
 
     def __init__(self, units, activation="tanh", recurrent_activation=None, use_bias=True,
@@ -352,6 +354,8 @@ class GRUCell(_Cell):
 
 class _RNN(Layer):
     """The time loop around a cell (Keras's ``RNN`` layer for the built-in cells)."""
+
+    _promotes_integer_inputs = True  # Keras's ops promote integer inputs against the float weights
 
     _cell_class = None
 

@@ -17,13 +17,17 @@ import warnings
 
 import numpy as np
 
-from ..._core.tensor import convert_to_tensor
+from ..._core.dtypes import as_dtype
+from ..._core.tensor import EagerTensor, convert_to_tensor
+from ...ops.manip_ops import expand_dims, squeeze
 from .. import _masks
 from .._state import auto_name, name_scope
 from ..layers.base import Layer, _flatten, _map, _shape_of, register_symbolic_call
+from ..variables import _to_tensor as to_keras_tensor
 from ..variables import standardize_dtype, standardize_shape
 from ._symbolic_ops import Operation, install_operators
 from .model import Model
+from .summary import layer_shape_text
 
 __all__ = ["KerasTensor", "InputLayer", "Input", "Functional", "Node"]
 
@@ -148,15 +152,10 @@ class InputLayer(Layer):
         self.optional = optional
         tensor = KerasTensor(self._batch_shape, dtype=self.dtype, sparse=self._sparse, name=name)
         Node(self, outputs=tensor)
-        object.__setattr__(self, "output", tensor)
         self.built = True
 
     @property
     def batch_shape(self):
-        return self._batch_shape
-
-    @property
-    def _output_shape_for_summary(self):
         return self._batch_shape
 
     def call(self, inputs):
@@ -180,36 +179,78 @@ def _is_shape(x):
     return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer)) for d in x)
 
 
-def _zeros_like(kt):
-    out = convert_to_tensor(np.zeros(tuple(1 if d is None else d for d in kt.shape), dtype=kt.dtype))
+def _zeros_like(kt, unknown=1):
+    """A zero tensor standing for ``kt``: unknown sizes become ``unknown``; a symbolic mask becomes all-true."""
+    fill = lambda shape: tuple(unknown if d is None else d for d in shape)  # noqa: E731
+    out = convert_to_tensor(np.zeros(fill(kt.shape), dtype=kt.dtype))
     if kt._keras_mask is not None:
-        _masks.set_keras_mask(out, convert_to_tensor(np.ones(tuple(1 if d is None else d
-                                                                   for d in kt._keras_mask.shape), dtype=bool)))
+        _masks.set_keras_mask(out, convert_to_tensor(np.ones(fill(kt._keras_mask.shape), dtype=bool)))
     return out
 
 
-def _symbolic_outputs(layer, first, probe):
-    """Output ``KerasTensor`` s: shapes from ``compute_output_shape`` where it answers, else the probe's shapes
-    with the batch axis of the first input."""
+def _computed_shapes(layer, first):
+    """The flat output shapes ``compute_output_shape`` gives for ``first``'s shapes, or ``None`` when it cannot
+    say."""
+    if first is None:
+        return None
+    try:
+        computed = layer.compute_output_shape(_shape_of(first))
+    except Exception:  # noqa: BLE001 - any failure means "ask the probe"
+        return None
+    return [tuple(computed)] if _is_shape(computed) else _flatten_shapes(computed)
+
+
+def _probe(layer, args, kwargs, unknown):
+    """Run ``layer`` eagerly on zero tensors standing for the symbolic arguments (inference mode)."""
+    concrete = lambda x: _zeros_like(x, unknown) if isinstance(x, KerasTensor) else x  # noqa: E731
+    probe_kwargs = {k: _map(concrete, v) for k, v in kwargs.items()}
+    probe_kwargs["training"] = False
+    try:
+        return Layer.__call__(layer, *_map(concrete, args), **probe_kwargs)  # concrete inputs: the eager path
+    finally:
+        layer._clear_losses()
+
+
+def _probe_shapes(layer, args, kwargs, first, probe):
+    """The probe's output shapes with the batch axis of the first input; where the inputs have other unknown sizes,
+    a second probe with other sizes tells which output sizes depend on them (those are unknown, as in Keras's
+    symbolic trace)."""
     batch = None
     leaves = [x for x in _flatten(first) if isinstance(x, KerasTensor)]
     if leaves and leaves[0].shape:
         batch = leaves[0].shape[0]
-    computed = None
-    if first is not None:
-        try:
-            computed = layer.compute_output_shape(_shape_of(first))
-        except Exception:  # noqa: BLE001 - any failure means "ask the probe"
-            computed = None
+    shapes = [[batch, *p.shape.as_list()[1:]] if p.shape.rank else [] for p in _flatten(probe)]
+    symbolic = [x for x in _flatten([list(args), list(kwargs.values())]) if isinstance(x, KerasTensor)]
+    if any(None in x.shape[1:] for x in symbolic):
+        other = _flatten(_probe(layer, args, kwargs, unknown=2))
+        for shape, p in zip(shapes, other):
+            for i, d in enumerate(p.shape.as_list()[1:], start=1):
+                if i < len(shape) and shape[i] != d:
+                    shape[i] = None
+    return [tuple(s) for s in shapes]
+
+
+def _symbolic_outputs(layer, args, kwargs, first):
+    """``(outputs, probe)``: output ``KerasTensor`` s with the shapes ``compute_output_shape`` gives where it
+    answers, else the probe's; dtypes from the probe. A probe that fails on the sizes standing for unknown ones
+    (a valid convolution of size 1) is skipped where ``compute_output_shape`` answers: the outputs then take the
+    compute dtype, as Keras's symbolic outputs do."""
+    computed = _computed_shapes(layer, first)
+    try:
+        probe = _probe(layer, args, kwargs, unknown=1)
+    except Exception:
+        unknown = any(None in x.shape[1:] for x in _flatten([list(args), list(kwargs.values())])
+                      if isinstance(x, KerasTensor))
+        if computed is None or not unknown:
+            raise
+        outputs = [KerasTensor(shape, dtype=layer.compute_dtype) for shape in computed]
+        return (outputs[0] if len(outputs) == 1 else outputs), None
     probe_leaves = _flatten(probe)
-    if computed is not None:
-        computed_leaves = [tuple(computed)] if _is_shape(computed) else _flatten_shapes(computed)
-        if len(computed_leaves) != len(probe_leaves) or any(
-                len(c) != len(p.shape) for c, p in zip(computed_leaves, probe_leaves)):
-            computed = None
-    shapes = iter(computed_leaves if computed is not None else
-                  [(batch, *p.shape.as_list()[1:]) if p.shape.rank else () for p in probe_leaves])
-    return _map(lambda p: KerasTensor(next(shapes), dtype=p.dtype.name), probe)
+    if computed is not None and (len(computed) != len(probe_leaves) or any(
+            len(c) != len(p.shape) for c, p in zip(computed, probe_leaves))):
+        computed = None
+    shapes = iter(computed if computed is not None else _probe_shapes(layer, args, kwargs, first, probe))
+    return _map(lambda p: KerasTensor(next(shapes), dtype=p.dtype.name), probe), probe
 
 
 def _flatten_shapes(x):
@@ -228,13 +269,8 @@ def _symbolic_call(layer, args, kwargs):
         with name_scope(layer.name, caller=layer):
             layer.build(_shape_of(first) if first is not None else None)
         layer.built = True
-    concrete = lambda x: _zeros_like(x) if isinstance(x, KerasTensor) else x  # noqa: E731
-    probe_kwargs = {k: _map(concrete, v) for k, v in kwargs.items()}
-    probe_kwargs["training"] = False
-    probe = Layer.__call__(layer, *_map(concrete, args), **probe_kwargs)  # concrete inputs: the eager path
-    layer._clear_losses()
-    outputs = _symbolic_outputs(layer, first, probe)
-    for kt, real in zip(_flatten(outputs), _flatten(probe)):
+    outputs, probe = _symbolic_outputs(layer, args, kwargs, first)
+    for kt, real in zip(_flatten(outputs), _flatten(probe) if probe is not None else ()):
         mask = _masks.get_keras_mask(real)
         if mask is not None:
             batch = kt.shape[0] if kt.shape else None
@@ -323,10 +359,18 @@ def _check_keras_tensors(struct, what):
 class Functional(Model):
     """A model given by its symbolic ``inputs`` and ``outputs`` (single tensors, lists or dicts of them).
 
+    Calling it converts each input to its ``Input``'s dtype (integer and ``uint8`` data become float32 for a float32
+    input, floats are truncated for an int32 one) and adjusts its rank by a trailing axis of size 1, as Keras does;
+    the layers then see what they would see in Keras.
+
     Raises:
         ValueError: for non-``KerasTensor`` inputs/outputs, an output not computable from the inputs, duplicate
             layer names (Keras's messages).
     """
+
+    # Inputs are converted to the dtypes of the model's inputs (not to the compute dtype), by ``call``.
+    _convert_input_args = False
+    _allow_non_tensor_positional_args = True
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         Model.__init__(self, name=name, trainable=trainable, **kwargs)
@@ -351,6 +395,7 @@ class Functional(Model):
         object.__setattr__(self, "_graph_nodes", nodes)
         object.__setattr__(self, "_node_depth", node_depth)
         object.__setattr__(self, "_flat_inputs", flat_in)
+        object.__setattr__(self, "_input_dtypes", [as_dtype(x.dtype) for x in flat_in])
         object.__setattr__(self, "_output_paths", out_paths)
         available = {id(x) for x in flat_in}
         for node in nodes:
@@ -416,8 +461,39 @@ class Functional(Model):
             return list(inputs)
         return [inputs]
 
-    def call(self, inputs, training=None, mask=None):
-        values = {id(x): v for x, v in zip(self._flat_inputs, self._flatten_call_inputs(inputs))}
+    def _standardize_inputs(self, flat):
+        """Keras's conversion of the flat call inputs: each to its ``Input``'s dtype, then a trailing axis of size 1
+        dropped or added where the rank is one off.
+
+        Raises:
+            ValueError: for ``None`` in place of a required input, or a rank that does not fit (Keras's messages).
+        """
+        out = []
+        for x, ref, dtype in zip(flat, self._flat_inputs, self._input_dtypes):
+            if x is None:
+                layer = ref._keras_history[0] if ref._keras_history else None
+                if isinstance(layer, InputLayer) and not layer.optional:
+                    raise ValueError(f"The input '{ref.name}' is not optional, but None was passed. Please provide "
+                                     "a valid tensor.")
+            elif not (x.__class__ is EagerTensor and x.dtype is dtype):  # one identity test for the usual input
+                x = to_keras_tensor(x, dtype.name)
+            out.append(x)
+        for i, (x, ref) in enumerate(zip(out, self._flat_inputs)):
+            if x is None or x.shape.rank == len(ref.shape):
+                continue
+            if x.shape.rank == len(ref.shape) + 1 and x.shape[-1] == 1:
+                out[i] = squeeze(x, axis=-1)
+            elif x.shape.rank == len(ref.shape) - 1 and ref.shape[-1] == 1:
+                out[i] = expand_dims(x, axis=-1)
+            else:
+                path = _paths(self._inputs_struct)[i][0]
+                raise ValueError(f"Invalid input shape for input {x} with name '{ref.name}' and path '{path}'. "
+                                 f"Expected shape {ref.shape}, but input has incompatible shape {x.shape}")
+        return out
+
+    def call(self, inputs, training=None, mask=None, **kwargs):
+        flat = self._standardize_inputs(self._flatten_call_inputs(inputs))
+        values = {id(x): v for x, v in zip(self._flat_inputs, flat)}
         fill = lambda x: values[id(x)] if isinstance(x, KerasTensor) else x  # noqa: E731
         for node in self._graph_nodes:
             if node.is_input or any(id(x) not in values for x in node.input_tensors):
@@ -446,7 +522,7 @@ class Functional(Model):
         rows = []
         for layer in self._operations:
             nodes = _inbound_nodes(layer)
-            shape = _shape_text(nodes[-1].outputs) if nodes else "?"
+            shape = layer_shape_text(layer)
             links = []
             for node in nodes:
                 if node not in relevant:
@@ -456,11 +532,3 @@ class Functional(Model):
                     links.append(f"{source.name}[{node_index}][{tensor_index}]")
             rows.append((layer, shape, ", ".join(links) or "-"))
         return sequential_like, rows
-
-
-def _shape_text(outputs):
-    fmt = lambda x: "(" + ", ".join(str(d) for d in x.shape) + ")"  # noqa: E731
-    leaves = _flatten(outputs)
-    if len(leaves) == 1:
-        return fmt(leaves[0])
-    return str(_map(fmt, outputs)).replace("'", "")

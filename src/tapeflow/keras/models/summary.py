@@ -12,7 +12,9 @@ import sys
 
 import numpy as np
 
-__all__ = ["print_summary"]
+from ..layers.base import _flatten, _map
+
+__all__ = ["print_summary", "layer_shape_text", "node_shape_text"]
 
 
 def _readable(size):
@@ -37,11 +39,57 @@ def _itemsize(dtype):
     return 2 if name == "bfloat16" else np.dtype(name).itemsize
 
 
-def _shape_text(layer):
-    shape = getattr(layer, "_output_shape_for_summary", None)
-    if shape is None:
-        return "?"
+def _format_shape(shape):
     return "(" + ", ".join(str(d) for d in shape) + ")"
+
+
+def _is_shape(x):
+    return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer)) for d in x)
+
+
+def _format_shapes(shapes):
+    """One shape as ``(None, 3)``; a nesting of shapes as Keras prints it (``[(None, 3), (None, 4)]``)."""
+    if _is_shape(shapes):
+        return _format_shape(shapes)
+
+    def fmt(x):
+        if _is_shape(x):
+            return _format_shape(x)
+        if isinstance(x, dict):
+            return {k: fmt(v) for k, v in x.items()}
+        return type(x)(fmt(v) for v in x)
+
+    return str(fmt(shapes)).replace("'", "")
+
+
+def layer_shape_text(layer):
+    """A layer's "Output Shape" cell, by Keras's rule: the outputs of its last call on symbolic tensors (functional
+    and Sequential models); else its ``output_shape`` or ``compute_output_shape`` of the shapes it was built for (a
+    subclassed model's layers, built by their first call); else ``?`` (layers built at construction, or that cannot
+    say)."""
+    nodes = layer.__dict__.get("_inbound_nodes")
+    if nodes:
+        return node_shape_text(nodes[-1].outputs)
+    shapes = layer.__dict__.get("_build_shapes_dict")
+    if shapes is None:
+        return "?"
+    try:
+        output = layer.output_shape
+    except AttributeError:
+        try:
+            output = layer.compute_output_shape(**shapes)
+        except NotImplementedError:
+            return "?"
+    return _format_shapes(output)
+
+
+def node_shape_text(outputs):
+    """The shapes of the ``KerasTensor`` s ``outputs`` (one tensor, or a list or dict of them)."""
+    fmt = lambda x: _format_shape(x.shape)  # noqa: E731
+    leaves = _flatten(outputs)
+    if len(leaves) == 1:
+        return fmt(leaves[0])
+    return str(_map(fmt, outputs)).replace("'", "")
 
 
 def _wrap(text, width):
@@ -92,7 +140,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
         align = ["<", "<", ">", "<"]
         positions = positions or [0.3, 0.56, 0.74, 1.0]
     if rows is None:
-        rows = [(layer, _shape_text(layer), None) for layer in model.layers]
+        rows = [(layer, layer_shape_text(layer), None) for layer in model.layers]
     line_length = line_length or min(default, shutil.get_terminal_size().columns - 4)
     if positions[-1] <= 1:
         positions = [int(p * line_length) for p in positions]

@@ -15,6 +15,7 @@ from .. import losses as _losses
 from .. import metrics as _metrics
 from .. import optimizers as _optimizers
 from .._metric_base import MeanMetricWrapper
+from ..layers.base import traced_batch
 from . import _compile, _data
 
 __all__ = ["TrainingMixin"]
@@ -289,6 +290,7 @@ class TrainingMixin:
         self.stop_training = False
         cbs.on_train_begin()
         logs = {}
+        trace = _traced_batch(self, n, batch_size)
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
@@ -297,7 +299,12 @@ class TrainingMixin:
                 if step >= steps:
                     break
                 cbs.on_train_batch_begin(step)
-                logs = self._compiled_step(self.train_step, self._pack(x, y, sample_weight, index))
+                if trace is not None:
+                    with trace:
+                        logs = self._compiled_step(self.train_step, self._pack(x, y, sample_weight, index))
+                    trace = None
+                else:
+                    logs = self._compiled_step(self.train_step, self._pack(x, y, sample_weight, index))
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -330,11 +337,17 @@ class TrainingMixin:
         self.reset_metrics()
         cbs.on_test_begin()
         logs = {}
+        trace = _traced_batch(self, n, batch_size)
         for step, index in enumerate(self._batches(n, batch_size)):
             if step >= total:
                 break
             cbs.on_test_batch_begin(step)
-            logs = self._compiled_step(self.test_step, self._pack(x, y, sample_weight, index))
+            if trace is not None:
+                with trace:
+                    logs = self._compiled_step(self.test_step, self._pack(x, y, sample_weight, index))
+                trace = None
+            else:
+                logs = self._compiled_step(self.test_step, self._pack(x, y, sample_weight, index))
             cbs.on_test_batch_end(step, logs)
         logs = {k: _python(logs[k]) for k in sorted(logs)}
         cbs.on_test_end(logs)
@@ -412,6 +425,16 @@ class TrainingMixin:
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
+
+
+def _traced_batch(model, n, batch_size):
+    """For a model not built yet, what its first ``fit``/``evaluate`` step builds it for: TF traces the step on
+    batches whose size is static only when all of them are full (``n`` a multiple of ``batch_size``), so layers
+    record that size, or ``None``; ``None`` (no context) for a built model. (``predict`` traces with the first
+    batch's own size.)"""
+    if model.built:
+        return None
+    return traced_batch(batch_size if n % batch_size == 0 else None)
 
 
 def _concat(batches):
