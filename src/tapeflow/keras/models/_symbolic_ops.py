@@ -16,26 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.tensor import convert_to_tensor, is_tensor
+from .._dtypes import result_type
 from ..layers.base import Layer, _flatten, _map
 
 __all__ = ["Operation", "OPERATIONS", "install_operators"]
 
-_INT_ORDER = ("bool", "uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64")
 _FLOAT_ORDER = ("bfloat16", "float16", "float32", "float64")
-
-
-def _dtype_of(x):
-    """``(dtype name, weak)``: Python scalars are weak (they take the other operand's kind when they fit)."""
-    if isinstance(x, bool):
-        return "bool", True
-    if isinstance(x, int):
-        return "int32", True
-    if isinstance(x, float):
-        return "float32", True
-    dtype = getattr(x, "dtype", None)
-    if dtype is None:
-        return np.asarray(x).dtype.name, False
-    return getattr(dtype, "name", str(dtype)), False
 
 
 def _kind(name):
@@ -43,30 +29,10 @@ def _kind(name):
 
 
 def result_dtype(*operands):
-    """Keras's promoted dtype of the operands (the cases of its lattice that models meet)."""
-    typed = [_dtype_of(x) for x in operands]
-    strong = [d for d, weak in typed if not weak]
-    weak = [d for d, weak in typed if weak]
-    if not strong:
-        kinds = {_kind(d) for d in weak}
-        return "float32" if "f" in kinds else ("int32" if "i" in kinds else "bool")
-    out = strong[0]
-    for d in strong[1:]:
-        if d == out:
-            continue
-        ka, kb = _kind(out), _kind(d)
-        if ka == kb == "f":
-            out = max(out, d, key=_FLOAT_ORDER.index)
-        elif ka == "f" or kb == "f":
-            out = out if ka == "f" else d
-        else:
-            out = max(out, d, key=_INT_ORDER.index)
-    for d in weak:
-        if _kind(d) == "f" and _kind(out) != "f":
-            out = "float32"
-        elif _kind(d) == "i" and out == "bool":
-            out = "int32"
-    return out
+    """Keras's promoted dtype of the operands (``keras.backend.result_type``; Python ints and floats are weak)."""
+    typed = [x if isinstance(x, (bool, int, float)) else (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype)
+             for x in operands]
+    return result_type(*typed)
 
 
 def _tf():
