@@ -30,8 +30,9 @@ def _make():
 
 
 def _fail(monkeypatch, name):
-    """Make ``checkpoint_io.<name>`` raise once, as if the process died there."""
-    real = getattr(cio, name)
+    """Make ``checkpoint_io.<name>`` or ``checkpoint_state.<name>`` raise once, as if the process died there."""
+    module = checkpoint_state if hasattr(checkpoint_state, name) else cio
+    real = getattr(module, name)
     calls = []
 
     def dying(*args, **kwargs):
@@ -39,7 +40,7 @@ def _fail(monkeypatch, name):
             calls.append(args)
             raise KeyboardInterrupt(f"killed in {name}")
         return real(*args, **kwargs)
-    monkeypatch.setattr(cio, name, dying)
+    monkeypatch.setattr(module, name, dying)
 
 
 def test_a_checkpoint_the_state_never_named_is_deleted_by_the_next_save(tmp_path, monkeypatch):

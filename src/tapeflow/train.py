@@ -1,7 +1,10 @@
 """``tf.train``: checkpoints (``Checkpoint``, ``CheckpointManager``, ``latest_checkpoint``).
 
 tapeflow writes its own open format (a ``.npz`` archive with a JSON index, see ``tapeflow._core.checkpoint_io``),
-not TensorFlow's binary one; every write is atomic, so a crash never loses the previous checkpoint.
+not TensorFlow's binary one. Every write is atomic, so a crash never loses the previous checkpoint; a
+``CheckpointManager``'s first save cleans up what a killed process left behind; a damaged file raises TF's
+``DataLossError`` (a ``tf.errors.OpError``) and restores nothing; the ``checkpoint`` state file is TF's text format,
+and a damaged one is logged and ignored, as TF does.
 """
 
 from ._core.checkpoint import Checkpoint, CheckpointLoadStatus, InitializationOnlyStatus

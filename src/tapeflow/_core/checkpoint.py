@@ -22,7 +22,7 @@ import re
 import numpy as np
 
 from . import checkpoint_io as cio
-from . import errors
+from . import checkpoint_state, errors
 from .module import Module
 from .variable import Variable, name_scope
 
@@ -407,7 +407,7 @@ class Checkpoint:
         path = f"{os.fspath(file_prefix)}-{int(counter.numpy())}"
         self.write(path)
         directory = os.path.dirname(path) or "."
-        cio.write_state(directory, path, [path])
+        checkpoint_state.write_state(directory, path, [path])
         return path
 
     def read(self, save_path, options=None):

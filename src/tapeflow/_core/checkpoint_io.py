@@ -25,7 +25,7 @@ before its bytes are read; ZIP's CRC-32 of every member is checked, so a flipped
 Any failure becomes TensorFlow's ``DataLossError`` naming the file (``NotFoundError`` if it is missing), at one
 place, :func:`reading`.
 
-The state file ``<directory>/checkpoint`` is TensorFlow's text format (see :mod:`.checkpoint_state`).
+The state file ``<directory>/checkpoint`` is TensorFlow's text format, read and written by :mod:`.checkpoint_state`.
 """
 
 from __future__ import annotations
@@ -41,15 +41,14 @@ import zipfile
 
 import numpy as np
 
-from . import checkpoint_state, errors
+from . import errors
 
-__all__ = ["write_checkpoint", "read_checkpoint", "read_index", "checkpoint_exists", "data_path", "write_state",
-           "read_state", "atomic_write", "write_npz", "remove_stale_temporaries", "reading", "read_npy_members"]
+__all__ = ["write_checkpoint", "read_checkpoint", "read_index", "checkpoint_exists", "data_path", "atomic_write",
+           "write_npz", "remove_stale_temporaries", "reading", "read_npy_members"]
 
 FORMAT = "tapeflow-checkpoint"
 VERSION = 1
 SUFFIX = ".npz"
-STATE_FILE = "checkpoint"
 # A .npy header is a short dict literal; NumPy itself refuses headers above 10,000 bytes unless told otherwise.
 _MAX_NPY_HEADER = 10_000
 _MAX_RANK = 64
@@ -396,67 +395,3 @@ def read_index(prefix):
                 return _index(zf, size)[0]
     except errors.OpError:
         return None
-
-
-# --- the "checkpoint" state file ----------------------------------------------------------------------------------
-def _relative(directory, path):
-    path = os.fspath(path)
-    if os.path.dirname(os.path.abspath(path)) == os.path.abspath(directory):
-        return os.path.basename(path)
-    return path
-
-
-def write_state(directory, latest, all_paths, timestamps=None, last_preserved=None):
-    """Write the state file of ``directory`` atomically (paths inside it relative, as TF writes them)."""
-    text = checkpoint_state.format_state(_relative(directory, latest), [_relative(directory, p) for p in all_paths],
-                                         timestamps or (), last_preserved)
-    atomic_write(os.path.join(directory, STATE_FILE), lambda f: f.write(text.encode("utf-8")))
-
-
-_OS_ERRORS = ((IsADirectoryError, "FailedPreconditionError", "Is a directory"),
-              (PermissionError, "PermissionDeniedError", "Permission denied"),
-              (FileNotFoundError, "NotFoundError", "No such file or directory"))
-
-
-def _ignored(path, reason):
-    from .logs import get_logger
-
-    logger = get_logger()
-    logger.warning(reason)
-    logger.warning(f"{path}: Checkpoint ignored")
-
-
-def read_state(directory, latest_filename=None):
-    """The state of ``directory`` as a dict (paths joined to the directory), or ``None`` if there is none.
-
-    As TF: a state file that cannot be read or parsed is logged (``WARNING:tensorflow:ParseError: 5:34 : ...``,
-    then ``<file>: Checkpoint ignored``) and ignored, so a job restarts from scratch rather than failing. Bytes that
-    are not UTF-8 are ignored the same way (TF raises ``UnicodeDecodeError`` there).
-
-    Raises:
-        ValueError: for a state file that parses but names no checkpoint (TF's error).
-    """
-    directory = os.fspath(directory)
-    path = os.path.join(directory, latest_filename or STATE_FILE)
-    if not os.path.exists(path):
-        return None
-    try:
-        with open(path, "rb") as f:
-            state = checkpoint_state.parse(f.read().decode("utf-8"))
-    except OSError as exc:
-        kind, words = next(((k, w) for cls, k, w in _OS_ERRORS if isinstance(exc, cls)),
-                           ("UnknownError", exc.strerror or str(exc)))
-        _ignored(path, f"{kind}: {path}; {words}")
-        return None
-    except (checkpoint_state.ParseError, UnicodeDecodeError) as exc:
-        _ignored(path, f"{type(exc).__name__}: {exc}")
-        return None
-    if not state["model_checkpoint_path"]:
-        raise ValueError(f"Invalid checkpoint state loaded from {directory}")
-
-    def joined(p):
-        return p if os.path.isabs(p) else os.path.join(directory, p)
-
-    state["model_checkpoint_path"] = joined(state["model_checkpoint_path"])
-    state["all_model_checkpoint_paths"] = [joined(p) for p in state["all_model_checkpoint_paths"]]
-    return state

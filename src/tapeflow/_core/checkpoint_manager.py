@@ -31,6 +31,7 @@ import re
 import time
 
 from . import checkpoint_io as cio
+from . import checkpoint_state as cst
 from .logs import get_logger
 
 __all__ = ["CheckpointManager", "latest_checkpoint"]
@@ -45,7 +46,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     Raises:
         ValueError: for a state file that names no checkpoint (TF's error).
     """
-    state = cio.read_state(checkpoint_dir, latest_filename)
+    state = cst.read_state(checkpoint_dir, latest_filename)
     if state is None:
         return None
     path = state["model_checkpoint_path"]
@@ -95,8 +96,8 @@ class CheckpointManager:
         self._listed = set()  # every path the state file names: never an orphan
         self._orphans_before = None  # orphans began their save after this time (None: look for none)
         self._recovered = False
-        self._state_absent = not os.path.lexists(os.path.join(self._directory, cio.STATE_FILE))
-        state = cio.read_state(self._directory)
+        self._state_absent = not os.path.lexists(os.path.join(self._directory, cst.STATE_FILE))
+        state = cst.read_state(self._directory)
         if state is None:
             self._latest = None
             # A second in the past, as TF: a checkpoint saved at once is newer than it even on a coarse clock.
@@ -154,14 +155,14 @@ class CheckpointManager:
             cio.remove_checkpoint(path)
 
     def _record_state(self):
-        cio.write_state(self._directory, self._latest, list(self._maybe), list(self._maybe.values()),
+        cst.write_state(self._directory, self._latest, list(self._maybe), list(self._maybe.values()),
                         self._last_preserved)
 
     def _recover(self):
         """Clean up after a killed ``save``: dead writers' temporary files, and checkpoints no state file lists."""
         directory = os.path.dirname(self._prefix) or "."
         numbered = re.compile(re.escape(os.path.basename(self._prefix)) + r"-\d+" + re.escape(cio.SUFFIX))
-        cio.remove_stale_temporaries(directory, lambda name: name == cio.STATE_FILE or numbered.fullmatch(name))
+        cio.remove_stale_temporaries(directory, lambda name: name == cst.STATE_FILE or numbered.fullmatch(name))
         if self._orphans_before is None and not self._state_absent:
             return  # a damaged state, or one Checkpoint.save wrote: it says nothing about what a manager wrote
         adopted, stateful = [], False
@@ -219,7 +220,7 @@ class CheckpointManager:
         counter.assign_add(1)
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
         mark = {"manager_save_time": time.time()}
-        if not os.path.lexists(os.path.join(self._directory, cio.STATE_FILE)):
+        if not os.path.lexists(os.path.join(self._directory, cst.STATE_FILE)):
             mark["manager_state_absent"] = True
         path = self._checkpoint._write(f"{self._prefix}-{number}", extra=mark)
         self._maybe.pop(path, None)

@@ -11,17 +11,22 @@ TF writes and reads it as the text form of a four-field message::
 
 tapeflow reads it with the text format's grammar (comments, ``,``/``;`` separators, the ``[a, b]`` list form,
 adjacent string literals, C escapes, ``inf``/``nan``), so a file TF wrote reads the same, and a damaged one fails
-where TF's parser fails, with the same ``line:column`` and words: TF logs that error and ignores the file (see
-:func:`tapeflow._core.checkpoint_io.read_state`).
+where TF's parser fails, with the same ``line:column`` and words: TF logs that error and ignores the file, and so
+does :func:`read_state`. :func:`write_state` writes it atomically, as protobuf prints it.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
 import warnings
 
-__all__ = ["ParseError", "parse", "format_state"]
+from . import checkpoint_io
+
+__all__ = ["ParseError", "parse", "format_state", "read_state", "write_state", "STATE_FILE"]
+
+STATE_FILE = "checkpoint"
 
 _MESSAGE = "tensorflow.CheckpointState"
 _FIELDS = {"model_checkpoint_path": "string", "all_model_checkpoint_paths": "strings",
@@ -236,3 +241,67 @@ def format_state(model_checkpoint_path, all_model_checkpoint_paths, all_model_ch
     if last_preserved_timestamp:
         lines.append(f"last_preserved_timestamp: {float(last_preserved_timestamp)!r}")
     return "\n".join(lines) + "\n"
+
+
+# --- the "checkpoint" state file ----------------------------------------------------------------------------------
+def _relative(directory, path):
+    path = os.fspath(path)
+    if os.path.dirname(os.path.abspath(path)) == os.path.abspath(directory):
+        return os.path.basename(path)
+    return path
+
+
+def write_state(directory, latest, all_paths, timestamps=None, last_preserved=None):
+    """Write the state file of ``directory`` atomically (paths inside it relative, as TF writes them)."""
+    text = format_state(_relative(directory, latest), [_relative(directory, p) for p in all_paths],
+                        timestamps or (), last_preserved)
+    checkpoint_io.atomic_write(os.path.join(directory, STATE_FILE), lambda f: f.write(text.encode("utf-8")))
+
+
+_OS_ERRORS = ((IsADirectoryError, "FailedPreconditionError", "Is a directory"),
+              (PermissionError, "PermissionDeniedError", "Permission denied"),
+              (FileNotFoundError, "NotFoundError", "No such file or directory"))
+
+
+def _ignored(path, reason):
+    from .logs import get_logger
+
+    logger = get_logger()
+    logger.warning(reason)
+    logger.warning(f"{path}: Checkpoint ignored")
+
+
+def read_state(directory, latest_filename=None):
+    """The state of ``directory`` as a dict (paths joined to the directory), or ``None`` if there is none.
+
+    As TF: a state file that cannot be read or parsed is logged (``WARNING:tensorflow:ParseError: 5:34 : ...``,
+    then ``<file>: Checkpoint ignored``) and ignored, so a job restarts from scratch rather than failing. Bytes that
+    are not UTF-8 are ignored the same way (TF raises ``UnicodeDecodeError`` there).
+
+    Raises:
+        ValueError: for a state file that parses but names no checkpoint (TF's error).
+    """
+    directory = os.fspath(directory)
+    path = os.path.join(directory, latest_filename or STATE_FILE)
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            state = parse(f.read().decode("utf-8"))
+    except OSError as exc:
+        kind, words = next(((k, w) for cls, k, w in _OS_ERRORS if isinstance(exc, cls)),
+                           ("UnknownError", exc.strerror or str(exc)))
+        _ignored(path, f"{kind}: {path}; {words}")
+        return None
+    except (ParseError, UnicodeDecodeError) as exc:
+        _ignored(path, f"{type(exc).__name__}: {exc}")
+        return None
+    if not state["model_checkpoint_path"]:
+        raise ValueError(f"Invalid checkpoint state loaded from {directory}")
+
+    def joined(p):
+        return p if os.path.isabs(p) else os.path.join(directory, p)
+
+    state["model_checkpoint_path"] = joined(state["model_checkpoint_path"])
+    state["all_model_checkpoint_paths"] = [joined(p) for p in state["all_model_checkpoint_paths"]]
+    return state
