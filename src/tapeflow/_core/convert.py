@@ -100,6 +100,28 @@ def _encode(arr):
     return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
 
 
+def _strings(arr):
+    """A NumPy object array as a string tensor's value: every element ``bytes`` (``str`` is UTF-8 encoded).
+
+    Raises:
+        ValueError: TF's error for an element that is not a string, naming its type (the first one found).
+    """
+    flat = arr.reshape(-1)
+    out = np.empty(flat.shape, dtype=object)
+    for i, v in enumerate(flat):
+        if type(v) is bytes:
+            out[i] = v
+        elif isinstance(v, str):
+            out[i] = v.encode()
+        elif isinstance(v, bytes):
+            out[i] = bytes(v)
+        else:
+            t = type(v)
+            name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type {name}).")
+    return out.reshape(arr.shape)
+
+
 def _from_kind(kind, values, shape):
     if kind == "S":
         arr = np.empty(len(values), dtype=object)
@@ -127,6 +149,8 @@ def infer(value):
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "US":
             return np.array(_encode(value), dtype=object)
+        if value.dtype.kind == "O":
+            return _strings(value)  # only strings: TF refuses arrays of other Python objects
         return value.copy()
     if isinstance(value, np.generic):
         if value.dtype.kind in "US":
@@ -218,7 +242,8 @@ def to_dtype(value, dtype, infer_foreign=False):
             return infer(value)
         raise cannot_convert(value, dtype)
     if target == "O":
-        return infer(value)
+        out = infer(value)
+        return out if out.dtype.kind == "O" else np.empty(out.shape, object)  # ``[]``: an empty string tensor
     token = quiet()
     try:
         if target in "iu":
@@ -245,7 +270,7 @@ def _cast(value, dtype):
     if dtype == dtypes.string:
         if value.dtype.kind != "O":
             raise cannot_convert(value, dtype)
-        return value
+        return _strings(np.asarray(value))
     token = quiet()
     try:
         out = np.asarray(value).astype(np_type)

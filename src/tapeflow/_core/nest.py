@@ -1,9 +1,15 @@
 """``tf.nest``: flatten and rebuild nested structures of lists, tuples, dicts and namedtuples.
 
 Dict keys are visited in sorted order, as TensorFlow does, so a structure and its flattening always agree.
+
+A structure that contains itself (``a = [1.0]; a.append(a)``) has no flattening. As in TF, every walk here is
+bounded by Python's recursion limit, counted from the caller's stack depth, and raises ``RecursionError`` when
+it gets there: a cycle fails at once instead of growing a list until memory runs out.
 """
 
 from __future__ import annotations
+
+import sys
 
 __all__ = ["flatten", "pack_sequence_as", "map_structure", "is_nested", "assert_same_structure"]
 
@@ -42,15 +48,37 @@ def flatten(structure, expand_composites=False):
         return list(structure)  # the common flat case, without the walk
     out = []
     stack = [iter(_children(structure))]
+    bound = _CHECK_FROM
     while stack:
         for item in stack[-1]:
             if is_nested(item):
                 stack.append(iter(_children(item)))
+                if len(stack) > bound:
+                    bound = _depth_bound(len(stack), bound, "flatten")
                 break
             out.append(item)
         else:
             stack.pop()
     return out
+
+
+# Structures are rarely nested deeper than this: only past it is the stack depth measured (once per walk).
+_CHECK_FROM = 64
+
+
+def _depth_bound(depth, bound, where):
+    """The nesting depth a walk may reach: Python's recursion limit less the caller's stack depth (TF's C++ walks
+    count against the same limit). Raises ``RecursionError`` once ``depth`` passes it."""
+    if bound == _CHECK_FROM:
+        frame, used = sys._getframe(2), 0
+        while frame is not None:
+            used += 1
+            frame = frame.f_back
+        # TF's walk runs below four frames of its own Python wrappers, which count against the limit too.
+        bound = max(sys.getrecursionlimit() - used - 4, _CHECK_FROM)
+    if depth > bound:
+        raise RecursionError(f"maximum recursion depth exceeded in {where}")
+    return bound
 
 
 def _rebuild(structure, leaves, pos):
@@ -89,6 +117,12 @@ def pack_sequence_as(structure, flat_sequence):
 
 def assert_same_structure(nest1, nest2, check_types=True):
     """Raise ``ValueError`` unless the two structures nest the same way."""
+    _assert_same(nest1, nest2, check_types, 1, [_CHECK_FROM])
+
+
+def _assert_same(nest1, nest2, check_types, depth, bound):
+    if depth > bound[0]:
+        bound[0] = _depth_bound(depth, bound[0], "assert_same_structure")
     if is_nested(nest1) != is_nested(nest2):
         raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: {nest1}"
                          f"\n\nSecond structure: {nest2}")
@@ -101,7 +135,7 @@ def assert_same_structure(nest1, nest2, check_types=True):
             raise ValueError(f"The two structures don't have the same number of elements.\n\nFirst structure: "
                              f"{nest1}\n\nSecond structure: {nest2}")
         for a, b in zip(c1, c2):
-            assert_same_structure(a, b, check_types)
+            _assert_same(a, b, check_types, depth + 1, bound)
 
 
 def map_structure(func, *structures, **kwargs):

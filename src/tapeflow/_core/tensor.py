@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes, provenance
+from . import dtypes, nest, provenance
 from .convert import infer, to_dtype
 from .shape import TensorShape
 from .state import next_id
@@ -286,11 +286,13 @@ def _made(t):
     return t
 
 
-def _contains_tensor(value):
+def _contains_tensor(value, depth=1):
+    if depth > 64:  # deep, or a list that contains itself: bounded as TF's flatten bounds it
+        nest._depth_bound(depth, 64, "flatten")
     for v in value:
         if isinstance(v, Tensor) or getattr(v, "_tapeflow_variable", False):
             return True
-        if isinstance(v, (list, tuple)) and _contains_tensor(v):
+        if isinstance(v, (list, tuple)) and _contains_tensor(v, depth + 1):
             return True
     return False
 

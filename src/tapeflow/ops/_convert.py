@@ -32,10 +32,11 @@ def to_tensor(x, dtype=None) -> Tensor:
 def operand_like(value, like: Tensor, strict=False, lenient=False) -> Tensor:
     """Convert the other operand of a binary op to ``like``'s dtype (TF's ``convert_to_tensor(y, dtype=...)``).
 
-    A Python value of a foreign kind (a string or complex number next to a float tensor) is inferred instead,
-    so the op then fails with TF's dtype-mismatch error; a lossy one (``2.5`` for an int32 tensor) is refused.
-    ``strict`` refuses both (what ``==`` does); ``lenient`` infers both (what ``+`` and ``tf.add`` do: TF's AddV2
-    wrapper falls back to converting each operand on its own, and the op then reports the dtype clash).
+    A value that does not fit ``like``'s dtype, lossy (``2.5`` for an int32 tensor) or of a foreign kind (a string
+    or complex number next to a float tensor, a number next to a string tensor), is refused with TF's
+    ``Cannot convert ... to EagerTensor of dtype ...``. ``lenient`` infers such a value instead (what ``+`` and
+    ``tf.add`` do: TF's Add wrapper converts the other operand with only a dtype hint, and the op then reports the
+    dtype clash). ``strict`` is the default behaviour, kept as a name for the comparisons.
     """
     t = type(value)
     np_dtype = like._value.dtype
@@ -65,7 +66,7 @@ def operand_like(value, like: Tensor, strict=False, lenient=False) -> Tensor:
             return wrap(to_dtype(value, dtype, infer_foreign=True))
         except (TypeError, ValueError):
             return convert_to_tensor(value)
-    return wrap(to_dtype(value, dtype, infer_foreign=not strict))
+    return wrap(to_dtype(value, dtype))
 
 
 _SCALARS = {}

@@ -11,7 +11,7 @@ import numpy as np
 from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
-from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, defop
+from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, Op, defop
 from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from ._convert import matching, scalar_of, to_tensor
 from .array_ops import cast, ones_like, where, zeros_like
@@ -100,6 +100,30 @@ def _add_grad(g, z, x, y):
 @ADD.defraw
 def _add_raw(g, z, x, y):
     return g, g
+
+
+def _string_add(x, y):
+    out = np.add(x, y)  # object arrays of bytes: elementwise concatenation, broadcast
+    return out if type(out) is np.ndarray else np.array(out, dtype=object)  # rank 0 stays a 0-d array
+
+
+# TF's ``Add`` (not ``AddV2``) is what ``+`` and ``tf.add`` run on strings: it concatenates them. Strings never
+# carry gradients, so this kernel is kept out of the registry of differentiable primitives and their tests.
+ADD_STRING = Op("Add", _string_add, allowed=("string",),
+                on_error=lambda e, v, a: _broadcast_error(e, v, a, "Add"))
+
+
+def add_or_concat(x, y):
+    """``execute(ADD, (x, y))``, or TF's string ``Add`` when ``x`` is a string tensor (AddV2 refuses strings).
+
+    The string check runs only after AddV2 has failed, so numeric ``+`` pays nothing for it.
+    """
+    try:
+        return execute(ADD, (x, y))
+    except errors.InvalidArgumentError:
+        if x._value.dtype.kind != "O":
+            raise
+    return execute(ADD_STRING, (x, y))
 
 
 @_binary_op("Sub")
@@ -597,7 +621,12 @@ def _unary_api(op, doc):
     return api
 
 
-add = _binary_api(ADD, "Elementwise ``x + y`` with broadcasting (``tf.math.add``).", lenient=True)
+def add(x, y, name=None):
+    """Elementwise ``x + y`` with broadcasting; concatenation for strings (``tf.math.add``)."""
+    x, y = matching(x, y, lenient=True)
+    return add_or_concat(x, y)
+
+
 subtract = _binary_api(SUB, "Elementwise ``x - y`` with broadcasting (``tf.math.subtract``).")
 multiply = _binary_api(MUL, "Elementwise ``x * y`` with broadcasting (``tf.math.multiply``).")
 maximum = _binary_api(MAXIMUM, "Elementwise maximum; the gradient at ties goes to ``x`` (``tf.math.maximum``).")
@@ -667,6 +696,9 @@ def logical_xor(x, y, name=None):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
 
 
+# The dtypes TF's ``/`` divides, in the order its error lists them.
+_TRUEDIV_TYPES = ("uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64", "bfloat16", "float16",
+                  "float32", "float64", "complex64", "complex128")
 _INT_TO_FLOAT = {"int8": "float32", "uint8": "float32", "int16": "float32", "uint16": "float32",
                  "int32": "float64", "uint32": "float64", "int64": "float64", "uint64": "float64"}
 
@@ -682,6 +714,9 @@ def truediv(x, y, name=None):
         y = y._read() if getattr(y, "_tapeflow_variable", False) else convert_to_tensor(y, dtype_hint=x.dtype)
     if x.dtype != y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    if x.dtype.name not in _TRUEDIV_TYPES:  # bool and string: refused before any op, as TF's table refuses them
+        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__. Expected one of "
+                        f"{{{', '.join('tf.' + t for t in _TRUEDIV_TYPES)}}}.")
     target = _INT_TO_FLOAT.get(x.dtype.name)
     if target is not None:
         x, y = cast(x, target), cast(y, target)

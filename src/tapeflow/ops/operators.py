@@ -8,6 +8,7 @@ Conversion follows TF: the other operand takes the tensor's dtype (``t * 2.0``),
 from __future__ import annotations
 
 from .._core.dispatch import execute
+from .._core.errors import InvalidArgumentError
 from .._core.state import next_id
 from .._core.tensor import _TF_NAME, EagerTensor, Tensor, convert_to_tensor
 from .._core.variable import ResourceVariable
@@ -17,15 +18,19 @@ from ._convert import operand_like, scalar_of
 _new = object.__new__
 
 
-def _binary(op):
-    lenient = op is math_ops.ADD  # ``t + 2.5`` on an int tensor fails in AddV2 itself, as in TF (see operand_like)
+def _binary(op, name):
+    if op is math_ops.ADD:
+        return _add()
 
     def forward(self, other):
         kind = type(other)
-        if kind is not EagerTensor:
-            # A variable (``h + b`` in a dense layer) is read directly, without the conversion's type tests.
-            other = other._read() if kind is ResourceVariable else operand_like(other, self, lenient=lenient)
-        return execute(op, (self, other))
+        try:
+            if kind is not EagerTensor:
+                # A variable (``h + b`` in a dense layer) is read directly, without the conversion's type tests.
+                other = other._read() if kind is ResourceVariable else operand_like(other, self)
+            return execute(op, (self, other))
+        except (TypeError, ValueError) as exc:  # no cost unless raised (see ``_reflect``)
+            return _reflect(name, self, other, exc)
 
     def reflected(self, other):  # ``2.5 + t`` is refused before any op runs, also in TF
         # A training loop's ``lr * g``: a NumPy scalar of the tensor's own type is wrapped as it is, a Python float
@@ -46,6 +51,60 @@ def _binary(op):
     return forward, reflected
 
 
+def _reflect(name, x, y, exc):
+    """What TF's operator does when ``x <op> y`` fails with a TypeError or ValueError: it gives ``y``'s reflected
+    operator a chance (``int_tensor * "ab"`` is ``"ab"``, Python's sequence repetition) and otherwise raises the
+    original error."""
+    if type(y) is EagerTensor or not hasattr(type(y), f"__r{name}__"):
+        raise exc
+    try:
+        out = getattr(y, f"__r{name}__")(x)
+    except (TypeError, ValueError):
+        raise exc from None
+    if out is NotImplemented:
+        raise exc
+    return out
+
+
+def _add():
+    """``+``: TF's ``AddV2``, or its ``Add`` when the left operand is a string tensor (which concatenates).
+
+    The other operand is converted leniently: ``t + 2.5`` on an int tensor fails in the op itself, as in TF (see
+    ``operand_like``). The string dispatch sits in the ``except`` branch: numeric ``+`` pays nothing for it.
+    """
+    add = math_ops.ADD
+
+    def forward(self, other):
+        kind = type(other)
+        try:
+            if kind is not EagerTensor:
+                other = other._read() if kind is ResourceVariable else operand_like(other, self, lenient=True)
+            return execute(add, (self, other))
+        except InvalidArgumentError:
+            if self._value.dtype.kind != "O":
+                raise
+        except (TypeError, ValueError) as exc:
+            return _reflect("add", self, other, exc)
+        return execute(math_ops.ADD_STRING, (self, other))
+
+    def reflected(self, other):
+        dtype = self._value.dtype
+        if type(other) is float and dtype.kind == "f":
+            x = _new(EagerTensor)
+            x._value = scalar_of(other, dtype)
+            x._id = next_id()
+        else:
+            x = operand_like(other, self)
+        try:
+            return execute(add, (x, self))
+        except InvalidArgumentError:
+            if x._value.dtype.kind != "O":
+                raise
+        return execute(math_ops.ADD_STRING, (x, self))
+
+    return forward, reflected
+
+
 def binary_on_read(op):
     """A variable's version of a binary operator: read the variable, convert the other side, dispatch."""
     lenient = op is math_ops.ADD
@@ -54,16 +113,24 @@ def binary_on_read(op):
         x = self._read()
         if type(other) is not EagerTensor:
             other = operand_like(other, x, lenient=lenient)
-        return execute(op, (x, other))
+        try:
+            return execute(op, (x, other))
+        except InvalidArgumentError:
+            if not lenient or x._value.dtype.kind != "O":  # only ``+`` concatenates strings (TF's ``Add``)
+                raise
+        return execute(math_ops.ADD_STRING, (x, other))
 
     return forward
 
 
-def _via(fn):
+def _via(fn, name):
     def forward(self, other):
-        if type(other) is not EagerTensor:
-            other = operand_like(other, self)
-        return fn(self, other)
+        try:
+            if type(other) is not EagerTensor:
+                other = operand_like(other, self)
+            return fn(self, other)
+        except (TypeError, ValueError) as exc:
+            return _reflect(name, self, other, exc)
 
     def reflected(self, other):
         return fn(operand_like(other, self), self)
@@ -101,11 +168,11 @@ def _pos(self):
     raise TypeError(f"bad operand type for unary +: '{_TF_NAME}'")
 
 
-def _logical_or_bitwise(logical, bitwise):
+def _logical_or_bitwise(logical, bitwise, name):
     def pick(x, y):
         return execute(logical if x._value.dtype.kind == "b" else bitwise, (x, y))
 
-    return _via(pick)
+    return _via(pick, name)
 
 
 def _invert(self):
@@ -124,16 +191,24 @@ def _rmatmul(self, other):
 # The plain binary operators, by dunder name, with their op (the reflected versions are derived).
 BINARY = {"__add__": math_ops.ADD, "__sub__": math_ops.SUB, "__mul__": math_ops.MUL, "__pow__": math_ops.POW}
 
-OPERATORS = {
-    **{name: _binary(op) for name, op in BINARY.items()},
+
+def _truediv(self, other):
     # ``t / y`` converts ``y`` with only a hint of ``t``'s dtype (a clash is then truediv's TypeError).
-    "__truediv__": (math_ops.truediv, _via(math_ops.truediv)[1]),
-    "__floordiv__": _via(math_ops.floordiv),
-    "__mod__": _via(math_ops.floormod),
-    "__and__": _logical_or_bitwise(math_ops.LOGICAL_AND, math_ops.BITWISE_AND),
-    "__or__": _logical_or_bitwise(math_ops.LOGICAL_OR, math_ops.BITWISE_OR),
+    try:
+        return math_ops.truediv(self, other)
+    except (TypeError, ValueError) as exc:
+        return _reflect("truediv", self, other, exc)
+
+
+OPERATORS = {
+    **{name: _binary(op, name[2:-2]) for name, op in BINARY.items()},
+    "__truediv__": (_truediv, _via(math_ops.truediv, "truediv")[1]),
+    "__floordiv__": _via(math_ops.floordiv, "floordiv"),
+    "__mod__": _via(math_ops.floormod, "mod"),
+    "__and__": _logical_or_bitwise(math_ops.LOGICAL_AND, math_ops.BITWISE_AND, "and"),
+    "__or__": _logical_or_bitwise(math_ops.LOGICAL_OR, math_ops.BITWISE_OR, "or"),
     "__xor__": _via(lambda x, y: math_ops.logical_xor(x, y) if x._value.dtype.kind == "b"
-                    else execute(math_ops.BITWISE_XOR, (x, y))),
+                    else execute(math_ops.BITWISE_XOR, (x, y)), "xor"),
 }
 COMPARISONS = {"__lt__": math_ops.LESS, "__le__": math_ops.LESS_EQUAL, "__gt__": math_ops.GREATER,
                "__ge__": math_ops.GREATER_EQUAL}
