@@ -396,7 +396,8 @@ class Checkpoint:
         path = os.fspath(file_prefix)
         self.save_counter  # noqa: B018 - the counter is part of every checkpoint
         graph = _Graph(self)
-        values = {key: np.array(_base(v)._value) for key, v in graph.values.items()}
+        # ``_snapshot``: a whole value even while another thread updates the variable in place.
+        values = {key: np.array(_base(v)._snapshot()) for key, v in graph.values.items()}
         cio.write_checkpoint(path, values, graph.meta, extra)
         return path
 
