@@ -416,6 +416,15 @@ class Layer:
         """The Keras name scope path of the layer (its name at top level)."""
         return self._name
 
+    def _warn_unbuilt_state(self):
+        """Keras's warning for a layer without a ``build`` whose first call left sublayers unbuilt (Keras builds
+        such a layer by tracing ``call`` and then finds them still unbuilt)."""
+        if any(not layer.built for layer in self._layers):
+            warnings.warn(f"`build()` was called on layer '{self.name}', however the layer does not have a `build()` "
+                          "method implemented and it looks like it has unbuilt state. This will cause the layer to be "
+                          "marked as built, despite not being actually built, which may cause failures down the "
+                          "line. Make sure to implement a proper `build()` method.", stacklevel=4)
+
     def _build_at_init(self):
         """Mark a layer without weights built from its constructor on, as Keras does for the layers it builds at
         init (activations, dropout, pooling, reshaping): ``built`` is true before any call, and since ``build``
@@ -621,7 +630,8 @@ class Layer:
         self._bind_call_arguments(args, kwargs)
         first = args[0] if args else next(iter(kwargs.values()), None)
         self._check_input_spec(first)
-        if not self.built:
+        building = not self.built
+        if building:
             with name_scope(self.name, caller=self):
                 self.build(build_shape(_shape_of(first)) if first is not None else None)
             self.built = True
@@ -642,6 +652,8 @@ class Layer:
             with name_scope(self.name, caller=self):
                 outputs = _call_with_info(self, args, kwargs)
                 self.built = True
+                if building and type(self).build is Layer.build:
+                    self._warn_unbuilt_state()
                 if self.activity_regularizer is not None:
                     self._add_activity_loss(outputs)
                 if previous_mask is not None or (type(self).compute_mask is not Layer.compute_mask

@@ -485,9 +485,12 @@ class Embedding(Layer):
                                           constraint=self.embeddings_constraint, trainable=True)
 
     def call(self, inputs):
+        tf = _tf()
         if inputs.dtype.name not in ("int32", "int64"):
             inputs = cast(inputs, "int32")
-        return _tf().gather(self.embeddings, inputs, axis=0)
+        # Keras's take counts negative indices from the end (``-1`` is the last row), as NumPy does.
+        inputs = tf.where(inputs < 0, inputs + self.input_dim, inputs)
+        return tf.gather(self.embeddings, inputs, axis=0)
 
     def compute_mask(self, inputs, mask=None):
         """``inputs != 0`` with ``mask_zero``, else ``None``."""

@@ -165,14 +165,14 @@ class GlobalAveragePooling1D(_GlobalPooling):
 
     def call(self, inputs, mask=None):
         tf = _tf()
-        inputs = self._float_mean_input(inputs)
         axis = self._axes()[0]
         if mask is None:
-            return tf.reduce_mean(inputs, axis=axis, keepdims=self.keepdims)
-        mask = tf.cast(tf.expand_dims(mask, 2 if self.data_format == "channels_last" else 1), "bool")
-        inputs = tf.where(mask, inputs, tf.zeros_like(inputs))
-        total = tf.reduce_sum(inputs, axis=axis, keepdims=self.keepdims)
-        return total / tf.reduce_sum(tf.cast(mask, inputs.dtype), axis=axis, keepdims=self.keepdims)
+            return tf.reduce_mean(self._float_mean_input(inputs), axis=axis, keepdims=self.keepdims)
+        # Keras's masked mean: a sum of the inputs times the mask (in the inputs' dtype) over the mask's sum, with
+        # TF's division (integer sums divide into float64, as in Keras on TF).
+        mask = tf.cast(tf.expand_dims(mask, 2 if self.data_format == "channels_last" else 1), inputs.dtype)
+        total = tf.reduce_sum(inputs * mask, axis=axis, keepdims=self.keepdims)
+        return total / tf.reduce_sum(mask, axis=axis, keepdims=self.keepdims)
 
     def compute_mask(self, inputs, mask=None):
         """No mask passes through (the steps axis is gone)."""

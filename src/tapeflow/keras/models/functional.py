@@ -461,6 +461,17 @@ class Functional(Model):
             return list(inputs)
         return [inputs]
 
+    def _check_input_spec(self, first):
+        """``None`` in place of a required input is refused before the call, as Keras refuses it."""
+        flat = _flatten(first) if isinstance(first, (list, tuple, dict)) else [first]
+        for x, ref in zip(flat, self._flat_inputs):
+            if x is None:
+                layer = ref._keras_history[0] if ref._keras_history else None
+                if isinstance(layer, InputLayer) and not layer.optional:
+                    raise ValueError(f"The input '{ref.name}' is not optional, but None was passed. Please provide "
+                                     "a valid tensor.")
+        super()._check_input_spec(first)
+
     def _standardize_inputs(self, flat):
         """Keras's conversion of the flat call inputs: each to its ``Input``'s dtype, then a trailing axis of size 1
         dropped or added where the rank is one off.
