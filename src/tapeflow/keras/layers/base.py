@@ -416,14 +416,13 @@ class Layer:
         """The Keras name scope path of the layer (its name at top level)."""
         return self._name
 
-    def _warn_unbuilt_state(self):
-        """Keras's warning for a layer without a ``build`` whose first call left sublayers unbuilt (Keras builds
-        such a layer by tracing ``call`` and then finds them still unbuilt)."""
+    def _warn_unbuilt_state(self, stacklevel=3):
+        """Keras's warning for a layer without a ``build`` of its own marked built while sublayers are not."""
         if any(not layer.built for layer in self._layers):
             warnings.warn(f"`build()` was called on layer '{self.name}', however the layer does not have a `build()` "
                           "method implemented and it looks like it has unbuilt state. This will cause the layer to be "
                           "marked as built, despite not being actually built, which may cause failures down the "
-                          "line. Make sure to implement a proper `build()` method.", stacklevel=4)
+                          "line. Make sure to implement a proper `build()` method.", stacklevel=stacklevel)
 
     def _build_at_init(self):
         """Mark a layer without weights built from its constructor on, as Keras does for the layers it builds at
@@ -433,7 +432,10 @@ class Layer:
 
     # --- weights -------------------------------------------------------------------------------------------
     def build(self, input_shape):
-        """Make the layer's weights for inputs of ``input_shape`` (the base makes none)."""
+        """Make the layer's weights for inputs of ``input_shape`` (the base makes none; it warns, as Keras does,
+        when sublayers are not built, since marking this layer built will not build them)."""
+        if type(self).build is Layer.build:  # (not when a subclass's own build calls this one)
+            self._warn_unbuilt_state()
         object.__setattr__(self, "_build_shapes_dict", {"input_shape": input_shape})
         self.built = True
 
@@ -632,8 +634,14 @@ class Layer:
         self._check_input_spec(first)
         building = not self.built
         if building:
-            with name_scope(self.name, caller=self):
-                self.build(build_shape(_shape_of(first)) if first is not None else None)
+            shape = build_shape(_shape_of(first)) if first is not None else None
+            if type(self).build is Layer.build:
+                # Keras builds such a layer by running its call (which builds the sublayers), and only then warns
+                # about sublayers left unbuilt: here the check follows the call.
+                object.__setattr__(self, "_build_shapes_dict", {"input_shape": shape})
+            else:
+                with name_scope(self.name, caller=self):
+                    self.build(shape)
             self.built = True
             self._check_input_spec(first)
         entry = _CONTEXT.entry is None
@@ -653,7 +661,7 @@ class Layer:
                 outputs = _call_with_info(self, args, kwargs)
                 self.built = True
                 if building and type(self).build is Layer.build:
-                    self._warn_unbuilt_state()
+                    self._warn_unbuilt_state(stacklevel=4)
                 if self.activity_regularizer is not None:
                     self._add_activity_loss(outputs)
                 if previous_mask is not None or (type(self).compute_mask is not Layer.compute_mask
