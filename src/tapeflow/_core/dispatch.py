@@ -97,6 +97,8 @@ def _check_allowed(op, dt, inputs):
 
 
 def _forward_error(op, exc, values, attrs):
+    if isinstance(exc, MemoryError):  # an allocation that cannot be satisfied: TF's OOM, naming the op and shape
+        return errors.oom(op.name, exc)
     if op.on_error is not None:
         err = op.on_error(exc, values, attrs)
         if err is not None:

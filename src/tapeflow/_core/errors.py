@@ -3,7 +3,9 @@
 Helpers at the bottom build the messages TensorFlow's kernels print, so every op words its errors one way.
 """
 
-from numpy import generic as _numpy_scalar  # private: this module is ``tf.errors``
+import re as _re  # private: this module is ``tf.errors``
+
+from numpy import generic as _numpy_scalar
 
 __all__ = [
     "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",
@@ -94,6 +96,48 @@ def op_error(op_name, message, cls=None, wrapped=True, name=""):
     return (cls or InvalidArgumentError)(None, None, with_name(f"{prefix}{message} [Op:{op_name}]", name))
 
 
+# ------------------------------------------------------------------------------------------ allocations
+
+
+class Unallocatable(MemoryError):
+    """A ``MemoryError`` that knows the tensor it could not allocate (``shape``, NumPy ``dtype``).
+
+    Ops raise it for a size NumPy cannot even represent (more than 2**63 - 1 bytes, which NumPy refuses with a
+    ``ValueError``); :func:`oom` turns it, like NumPy's own ``MemoryError``, into TF's ``ResourceExhaustedError``.
+    """
+
+    def __init__(self, shape, dtype):
+        super().__init__(f"Unable to allocate an array with shape {tuple(shape)} and data type {dtype}")
+        self.shape = tuple(shape)
+        self.dtype = dtype
+
+
+# NumPy words a failed allocation "Unable to allocate 16.0 GiB for an array with shape (4294967297,) and data
+# type float32": the shape and dtype are read back from that.
+_NUMPY_OOM = _re.compile(r"with shape \(([\d, ]*)\) and data type (\w+)")
+
+
+def oom(op_name, exc, name=""):
+    """TF's ``ResourceExhaustedError`` for an allocation of ``op_name`` that failed with the ``MemoryError`` ``exc``
+    (NumPy's, or :class:`Unallocatable`): ``OOM when allocating tensor with shape[...] and type ... [Op:...]``."""
+    shape, dtype = getattr(exc, "shape", None), getattr(exc, "dtype", None)
+    if shape is None:
+        found = _NUMPY_OOM.search(str(exc))
+        if found is None:  # a MemoryError from elsewhere: still TF's class, with what is known
+            return op_error(op_name, f"OOM when allocating tensor: {exc}", ResourceExhaustedError, name=name)
+        shape = tuple(int(d) for d in found.group(1).replace(" ", "").split(",") if d)
+        dtype = found.group(2)
+    return op_error(op_name, f"OOM when allocating tensor with shape{shape_str(shape)} and type {_type_name(dtype)} "
+                    f"on {CPU_DEVICE} by allocator cpu", ResourceExhaustedError, name=name)
+
+
+def _type_name(np_dtype):
+    """How TF's allocator names a dtype: ``float``, ``double``, ``half``, ``string``, else the dtype's name."""
+    name = str(np_dtype)
+    return {"float32": "float", "float64": "double", "float16": "half", "object": "string", "bool_": "bool",
+            "bytes": "string", "str": "string"}.get(name, name)
+
+
 def shape_str(shape) -> str:
     """``[2,3]``: how TF's kernels print a shape."""
     return "[" + ",".join(str(d) for d in shape) + "]"
@@ -140,11 +184,12 @@ def without_name(exc):
 
 
 def call_on_path(fast, fn, *args):
-    """``fn(*args)``, its InvalidArgumentError worded as TF's ``fast`` path (or, if false, its fallback path)
-    raises it: only the fallback drops the `` name: `` suffix (see :func:`fast_path`)."""
+    """``fn(*args)``, its kernel errors (InvalidArgumentError, an OOM's ResourceExhaustedError) worded as TF's
+    ``fast`` path (or, if false, its fallback path) raises them: only the fallback drops the `` name: `` suffix
+    (see :func:`fast_path`)."""
     if fast:
         return fn(*args)
     try:
         return fn(*args)
-    except InvalidArgumentError as exc:
+    except (InvalidArgumentError, ResourceExhaustedError) as exc:
         raise without_name(exc) from None

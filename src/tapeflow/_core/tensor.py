@@ -7,6 +7,8 @@ indexing and friends once the ops exist. A tensor's ``_value`` is a NumPy array,
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import dtypes, nest, provenance
@@ -279,6 +281,18 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
     return _made(wrap(to_numpy_value(value, dtype)))
 
 
+def _filled(shape, arr):
+    """A one-element ``arr`` repeated to ``shape`` as TF's ``constant`` does it: a Fill whose dimensions are taken
+    as int32 (so ``[2**32 + 2]`` is ``[2]``), refused and allocated as the Fill op's are."""
+    from ..ops import _sizes  # noqa: PLC0415 - the ops package imports this module
+
+    dims = [_sizes.wrap_int(d, 32) for d in shape]
+    _sizes.check_dims("Fill", dims, None)
+    out = _sizes.allocating("Fill", None, _sizes.empty, dims, arr.dtype)
+    out[...] = arr.reshape(())
+    return out
+
+
 def _made(t):
     """``t`` was made from a Python or NumPy value: log where (``tapeflow.debug.explain``)."""
     if provenance.ON:
@@ -320,9 +334,12 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
         arr = convert_to_tensor(value, dtype)._value
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())
-        size = int(np.prod(shape))
+        for d in shape:
+            if d is not None and d < 0:
+                raise ValueError(f"Dimension {d} must be >= 0")  # TF's TensorShape refuses it
+        size = math.prod(shape)
         if arr.size == 1 and size != 1:
-            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+            arr = _filled(shape, arr)
         elif arr.size == size:
             arr = np.reshape(arr, shape)
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -15,6 +16,7 @@ from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
 from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, to_numpy_value, wrap
+from . import _sizes
 from ._convert import matching, to_tensor
 
 __all__ = [
@@ -92,18 +94,23 @@ def cast(x, dtype, name=None):
 # ------------------------------------------------------------------------------------------ reshape, transpose
 
 
-def _reshape_sizes(n, in_shape, sizes):
+def _reshape_sizes(n, in_shape, sizes, sfx=None):
     """Resolve a -1 in ``sizes`` for ``n`` elements of ``in_shape``, with TF's kernel checks and wording."""
-    unknown, product, has_zero = -1, 1, False
+    unknown, product, has_zero, running = -1, 1, False, 1
     for i, d in enumerate(sizes):
         if d == -1:
             if unknown != -1:
                 raise errors.op_error("Reshape", f"Only one input size may be -1, not both {unknown} and {i}",
-                                      name=None)
+                                      name=sfx)
             unknown = i
-        elif d < 0:
-            raise errors.op_error("Reshape", f"Size {i} must be non-negative, not {d}", name=None)
-        elif d == 0:
+            continue
+        if d < 0:
+            raise errors.op_error("Reshape", f"Size {i} must be non-negative, not {d}", name=sfx)
+        running *= d  # left to right, zeros included: [0, 2**40, 2**40] is fine, [2**40, 2**40, 0] is not
+        if running > _sizes.INT64_MAX:
+            raise errors.op_error("Reshape", f"Shape [{', '.join(map(str, sizes))}] has too many elements",
+                                  name=sfx)
+        if d == 0:
             has_zero = True
         else:
             product *= d
@@ -117,12 +124,12 @@ def _reshape_sizes(n, in_shape, sizes):
         missing = known // product
         if missing * product != known:
             raise errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
-                                  f"shape requires a multiple of {product}", name=None)
+                                  f"shape requires a multiple of {product}", name=sfx)
         sizes[unknown] = missing
-    total = int(np.prod(sizes)) if sizes else 1
+    total = math.prod(sizes)  # Python ints: np.prod would wrap at 2**64
     if total != n:
         raise errors.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
-                              f"shape has {total}", name=None)
+                              f"shape has {total}", name=sfx)
     return tuple(sizes)
 
 
@@ -162,8 +169,9 @@ def _shape_arg(shape, op_name="Reshape"):
 
 def reshape(tensor, shape, name=None):
     """``tensor`` with the same elements in a new ``shape`` (one dimension may be -1) (``tf.reshape``)."""
+    sfx = errors.error_name(name, tensor, shape)
     x = to_tensor(tensor)
-    shape = _reshape_sizes(x._value.size, x._value.shape, _shape_arg(shape))
+    shape = _reshape_sizes(x._value.size, x._value.shape, _shape_arg(shape), sfx)
     if x._value.shape == shape:
         return execute(IDENTITY, (x,))
     return execute(RESHAPE, (x,), {"shape": shape})
@@ -246,34 +254,44 @@ def _np_dtype(dtype, default=np.float32):
     return default if dtype is None else _dtypes.as_dtype(dtype).as_numpy_dtype
 
 
-def _dims(shape):
-    """Dimensions for Fill-like ops: converted strictly to int32, each >= 0 (TF's wording)."""
+def _dims(shape, sfx=""):
+    """Dimensions for Fill-like ops: refused when not integers, never wrapped (a list that does not fit int32
+    is int64, as TF infers it), checked as TF's ``TensorShape`` checks them."""
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
         shape = [int(d) for d in shape]
     if isinstance(shape, (list, tuple)):
-        to_numpy_value(shape, _dtypes.int32)  # refuses floats as TF does
+        to_numpy_value(shape, _dtypes.int32)  # refuses floats as TF does (the wrapped values are not kept)
     dims = _shape_arg(shape, "Fill")
-    for d in dims:
-        if d < 0:
-            raise errors.op_error("Fill", f"Dimension {d} must be >= 0")
+    _sizes.check_dims("Fill", dims, sfx)
     return dims
 
 
 def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
-    """A tensor of ``shape`` filled with zeros (``tf.zeros``)."""
-    arr = np.zeros(_dims(shape), _np_dtype(dtype))
+    """A tensor of ``shape`` filled with zeros (``tf.zeros``).
+
+    Raises:
+        InvalidArgumentError: for a negative dimension, or more than 2**63 - 1 elements.
+        ResourceExhaustedError: when the memory cannot be allocated (TF's OOM of its ``Fill``).
+    """
+    dims, dtype = _dims(shape), _np_dtype(dtype)
+    arr = _sizes.allocating("Fill", "", _sizes.zeros, dims, dtype)
+    if arr.dtype.kind == "O":
+        arr.fill(b"")
     return wrap(arr[()] if arr.ndim == 0 else arr)
 
 
 def ones(shape, dtype=_dtypes.float32, name=None, layout=None):
-    """A tensor of ``shape`` filled with ones (``tf.ones``)."""
-    arr = np.ones(_dims(shape), _np_dtype(dtype))
+    """A tensor of ``shape`` filled with ones (``tf.ones``); raises as :func:`zeros` does."""
+    dims = _dims(shape)
+    arr = _sizes.allocating("Fill", "", _sizes.empty, dims, _np_dtype(dtype))
+    arr.fill(1)
     return wrap(arr[()] if arr.ndim == 0 else arr)
 
 
 @defop("Fill", dtypes=ALL)
 def FILL(value, dims):
-    arr = np.full(dims, value, dtype=value.dtype)
+    arr = _sizes.empty(dims, value.dtype)  # the output first: an OOM names its shape
+    arr[...] = value
     return arr[()] if arr.ndim == 0 else arr
 
 
@@ -284,7 +302,9 @@ def _fill_grad(g, y, value, dims):
 
 def fill(dims, value, name=None, layout=None):
     """A tensor of shape ``dims`` filled with the scalar ``value`` (``tf.fill``)."""
-    return execute(FILL, (to_tensor(value),), {"dims": _dims(dims)})
+    sfx = errors.error_name(name, dims, value)
+    value = to_tensor(value)
+    return errors.call_on_path(sfx is not None, execute, FILL, (value,), {"dims": _dims(dims, sfx)})
 
 
 def _like(op_fill, input, dtype):
@@ -301,7 +321,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape of ``input`` and its dtype, or ``dtype`` (``tf.zeros_like``)."""
     x = to_tensor(input)
     if dtype is not None and _dtypes.as_dtype(dtype) != x.dtype:
-        return wrap(_like(np.zeros, x, dtype))
+        return zeros(x._value.shape, dtype)  # another dtype: TF's zeros (a Fill), with its errors
     return execute(ZEROS_LIKE, (x,))
 
 
@@ -309,7 +329,7 @@ def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape of ``input`` and its dtype, or ``dtype`` (``tf.ones_like``)."""
     x = to_tensor(input)
     if dtype is not None and _dtypes.as_dtype(dtype) != x.dtype:
-        return wrap(_like(np.ones, x, dtype))
+        return ones(x._value.shape, dtype)  # another dtype: TF's ones (a Fill), with its errors
     return execute(ONES_LIKE, (x,))
 
 
@@ -331,12 +351,49 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
         dtype = max(inferred, key=lambda d: order.index(d) if d in order else -1)
     dtype = _dtypes.as_dtype(dtype)
     s, lim, d = (to_numpy_value(v.item() if isinstance(v, np.ndarray) else v, dtype) for v in values)
+    if dtype.name not in _RANGE_TYPES:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {c_name(dtype)} is not in the list of "
+                                          f"allowed values: {_RANGE_ALLOWED}\n\t; NodeDef: {{{{node Range}}}}; "
+                                          f"{_RANGE_OPDEF} [Op:Range] name: ")
     if d == 0:
         raise errors.op_error("Range", f"Requires delta != 0: {_num(d)}")
-    if (d > 0 and s > lim) or (d < 0 and s < lim):
-        raise errors.op_error("Range", f"Requires start <= limit when delta > 0: {_num(s)}/{_num(lim)}" if d > 0
-                              else f"Requires start >= limit when delta < 0: {_num(s)}/{_num(lim)}")
-    return wrap(np.arange(s, lim, d, dtype=dtype.as_numpy_dtype))
+    if d > 0:  # written as TF's kernel tests it, so that a NaN bound or step fails as there
+        if not s <= lim:
+            raise errors.op_error("Range", f"Requires start <= limit when delta > 0: {_num(s)}/{_num(lim)}")
+    elif not s >= lim:
+        raise errors.op_error("Range", f"Requires start >= limit when delta < 0: {_num(s)}/{_num(lim)}")
+    np_dtype = np.dtype(dtype.as_numpy_dtype)
+    if np_dtype.kind in "iu":  # exact: TF counts in unsigned 64-bit arithmetic, never overflowing
+        size = -(-builtins.abs(int(lim) - int(s)) // builtins.abs(int(d)))
+    else:
+        with np.errstate(all="ignore"):
+            q = np.ceil(np.abs((lim - s) / d))  # in the tensor's own precision, as TF computes it
+        if not q <= _sizes.INT64_MAX:  # also refuses inf and NaN
+            raise errors.op_error("Range", f"Requires ((limit - start) / delta) <= {_sizes.INT64_MAX}")
+        size = int(q)
+    return wrap(_sizes.allocating("Range", "", _range_values, s, lim, d, size, np_dtype))
+
+
+# The dtypes TF's Range takes (its ``Tidx``), and how its signature reads in the error for another.
+_RANGE_TYPES = frozenset({"bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint16",
+                          "uint32", "uint64"})
+_RANGE_ALLOWED = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
+_RANGE_OPDEF = ("Op<name=Range; signature=start:Tidx, limit:Tidx, delta:Tidx -> output:Tidx; attr=Tidx:type,"
+                "default=DT_INT32,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, "
+                "DT_INT64, DT_UINT16, DT_UINT32, DT_UINT64]>")
+
+
+def _range_values(s, lim, d, size, np_dtype):
+    _sizes.empty((size,), np_dtype)  # an OOM (or an unrepresentable size) names the output, before any work
+    with np.errstate(all="ignore"):
+        out = np.arange(s, lim, d, dtype=np_dtype)
+        if len(out) != size:  # NumPy's own count overflowed (an int64 span past 2**63) or saw an infinite step
+            if np_dtype.kind in "iu":  # start + i * delta, wrapped to the dtype as C++ arithmetic wraps it
+                out = np.array([int(s) + i * int(d) for i in builtins.range(size)], dtype=object)
+                out = (out % (1 << (8 * np_dtype.itemsize))).astype(np.uint64).astype(np_dtype)
+            else:
+                out = np.array([s + i * d for i in builtins.range(size)], dtype=np_dtype)
+    return out
 
 
 def _num(v):
@@ -404,7 +461,7 @@ def BROADCAST_TO(x, shape):
     src = x.shape
     if src and (len(src) > len(shape) or any(a != 1 and a != b for a, b in zip(src[::-1], shape[::-1]))):
         raise ValueError("not broadcastable")
-    out = np.empty(shape, x.dtype)
+    out = _sizes.empty(shape, x.dtype)
     out[...] = x
     return out
 
@@ -416,7 +473,11 @@ def _broadcast_to_grad(g, y, x, shape):
 
 def broadcast_to(input, shape, name=None):
     """``input`` broadcast to ``shape`` with NumPy's rules (``tf.broadcast_to``)."""
-    return execute(BROADCAST_TO, (to_tensor(input),), {"shape": _shape_arg(shape)})
+    sfx = errors.error_name(name, input, shape)
+    x = to_tensor(input)
+    dims = _shape_arg(shape, "BroadcastTo")
+    _sizes.check_dims("BroadcastTo", dims, sfx)
+    return errors.call_on_path(sfx is not None, execute, BROADCAST_TO, (x,), {"shape": dims})
 
 
 # ------------------------------------------------------------------------------------------ stack, unstack

@@ -18,8 +18,10 @@ from .._core.exports import export
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, FLOAT, defop
 from .._core.tensor import Tensor, convert_to_tensor, wrap
+from . import _sizes
 from ._convert import matching, to_tensor
-from .array_ops import BROADCAST_TO, cast, ones, reshape
+from ._sizes import wrap_int
+from .array_ops import BROADCAST_TO, cast, ones, reshape, zeros
 from .array_ops import range as _range
 from .manip_ops import attr_error, expand_dims, kernel_error, value_of
 from .math_ops import MUL, multiply
@@ -34,10 +36,14 @@ __all__ = ["one_hot", "sequence_mask", "meshgrid", "linspace", "eye", "diag", "d
 
 @defop("OneHot", dtypes=ALL, same_dtype=False)
 def ONE_HOT(indices, on_value, off_value, depth, axis):
-    hot = np.expand_dims(indices, -1) == np.arange(depth)
-    if axis != -1:
-        hot = np.moveaxis(hot, -1, axis)
-    return np.where(hot, on_value, off_value)
+    shape = list(indices.shape)
+    shape.insert(len(shape) if axis == -1 else axis, depth)
+    out = _sizes.empty(shape, np.asarray(on_value).dtype)  # the output first: an OOM names its shape
+    out[...] = off_value
+    lines = out if axis == -1 else np.moveaxis(out, axis, -1)  # a view with the depth axis last
+    ok = (indices >= 0) & (indices < depth)  # out-of-range indices stay all off_value
+    lines[np.nonzero(ok) + (indices[ok],)] = on_value
+    return out
 
 
 # OneHot is not differentiable in TF: no rule, so gradients through it are None.
@@ -81,7 +87,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         raise kernel_error("OneHot", f"Expected axis to be -1 or between [0, {nd + 1}).  But received: {axis}", sfx)
     if int(d) < 0:
         raise kernel_error("OneHot", f"depth must be non-negative, got: {int(d)}", sfx)
-    return execute(ONE_HOT, (idx, on, off), {"depth": int(d), "axis": axis})
+    return errors.call_on_path(sfx is not None, execute, ONE_HOT, (idx, on, off), {"depth": int(d), "axis": axis})
 
 
 # ------------------------------------------------------------------------------------------ sequence_mask
@@ -105,7 +111,7 @@ def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool_, name=None):
                              f"shape '{m.shape}' instead")
     mv = m._value
     row = _range(mv.dtype.type(0), m, mv.dtype.type(1), dtype=m.dtype)._value
-    mask = row < np.expand_dims(lv, -1).astype(mv.dtype)
+    mask = _sizes.allocating("Less", "", np.less, row, np.expand_dims(lv, -1).astype(mv.dtype))
     out = wrap(mask)
     dtype = _dtypes.as_dtype(dtype)
     return out if dtype == _dtypes.bool_ else cast(out, dtype)
@@ -185,7 +191,7 @@ def linspace(start, stop, num, name=None, axis=0):
     if n._value.dtype.kind not in "iu":
         raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {n} of dtype: "
                         f"{n.dtype}")
-    n = int(n._value)
+    n = wrap_int(int(n._value), 32)  # TF takes num as int32: 2**32 + 5 values are 5 values there
     kind = start._value.dtype.kind
     if kind in "iu":
         wide = start._value.dtype.itemsize >= 4
@@ -207,6 +213,8 @@ def linspace(start, stop, num, name=None, axis=0):
     axis = axis + nd + 1 if axis < 0 else axis
     if n < 0:
         raise errors.op_error("Range", f"Requires start <= limit when delta > 0: 1/{-1}")
+    # TF builds the inner points from an int64 range(1, num - 1), its first allocation of num's size.
+    _sizes.reserve("Range", (max(n - 2, 0),), np.int64)
     return execute(LINSPACE, (start, stop), {"num": n, "axis": axis})
 
 
@@ -229,11 +237,15 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dtypes.float32, nam
     dtype = _dtypes.as_dtype(dtype)
     if dtype == _dtypes.string:
         raise cannot_convert(1, dtype)
-    ones(batch + [min(num_rows, num_columns)], dtype)  # TF's Fill errors for negative sizes
-    if not square:
-        ones(batch + [num_rows, num_columns], dtype)
-    out = np.zeros(batch + [num_rows, num_columns], dtype.as_numpy_dtype)
     n = min(num_rows, num_columns)
+    # TF's composition, whose allocations come in this order: Fill of the diagonal's ones, then the matrices,
+    # a MatrixDiagV3 (square) or a Fill of zeros whose diagonal is set.
+    ones(batch + [n], dtype)
+    shape = batch + [num_rows, num_columns]
+    if square:
+        out = _sizes.allocating("MatrixDiagV3", "diag", _sizes.zeros, shape, dtype.as_numpy_dtype)
+    else:
+        out = zeros(shape, dtype)._value
     out[..., np.arange(n), np.arange(n)] = 1
     return wrap(out)
 

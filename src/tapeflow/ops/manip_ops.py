@@ -21,8 +21,9 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
-from .._core.tensor import Tensor, convert_to_tensor
+from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
+from ._sizes import check_built, empty, wrap_int
 from .array_ops import IDENTITY, RESHAPE, STRIDED_SLICE, zeros_like
 from .reduction_ops import SUM
 
@@ -84,10 +85,11 @@ def int_values(arg, op, attr, name, allowed="iu", like=None, default=_dtypes.int
             quick = np.array(())  # ragged: the full conversion below reports it
         if quick.dtype.kind == "i":
             if like is not None:
-                return quick.astype(like.dtype)
-            if default is not None:
-                return quick.astype(default.as_numpy_dtype)
+                return quick.astype(like.dtype)  # converted to the other argument's dtype: wraps, as in TF
+            # A list that does not fit int32 is int64, as TF infers it: never wrapped (``tile(x, [2**32 + 1])``).
             small = not quick.size or (quick.min() >= -2**31 and quick.max() < 2**31)
+            if default is not None and small:
+                return quick.astype(default.as_numpy_dtype)
             return quick.astype(np.int32 if small else np.int64)
     if like is not None and not isinstance(arg, Tensor) and not getattr(arg, "_tapeflow_variable", False):
         return value_of(arg, _dtypes.dtype_of(like.dtype))
@@ -352,7 +354,14 @@ def expand_dims(input, axis, name=None):
 
 @defop("Tile", dtypes=ALL)
 def TILE(x, multiples):
-    return np.tile(x, multiples) if multiples else x
+    if not multiples:
+        return x
+    # The output is allocated first (an OOM names its shape, as TF's does), then filled by broadcasting x over
+    # the (m0, d0, m1, d1 ...) view of it.
+    out = empty(tuple(m * d for m, d in zip(multiples, x.shape)), x.dtype)
+    split = tuple(v for m, d in zip(multiples, x.shape) for v in (m, d))
+    out.reshape(split)[...] = x.reshape(tuple(v for d in x.shape for v in (1, d)))
+    return out
 
 
 @TILE.defvjp
@@ -379,7 +388,13 @@ def tile(input, multiples, name=None):
     for i, k in enumerate(m.tolist()):
         if k < 0:
             raise kernel_error("Tile", f"Expected multiples[{i}] >= 0, but got {k}", sfx)
-    return execute(TILE, (x,), {"multiples": tuple(int(k) for k in m)})
+    multiples = tuple(int(k) for k in m.tolist())
+    # TF multiplies in int64 (wrapping) and builds the shape one dimension at a time.
+    dims = [wrap_int(d * k) for d, k in zip(x._value.shape, multiples)]
+    check_built("Tile", dims, sfx)
+    if any(d != a * k for d, a, k in zip(dims, x._value.shape, multiples)):
+        return zeros_like(wrap(np.zeros(dims, x._value.dtype)))  # a size wrapped to 0 (4 * 2**62): empty, as in TF
+    return errors.call_on_path(sfx is not None, execute, TILE, (x,), {"multiples": multiples})
 
 
 # ------------------------------------------------------------------------------------------ reverse, roll

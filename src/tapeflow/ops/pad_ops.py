@@ -17,6 +17,7 @@ from .._core.exports import export
 from .._core.registry import ALL, defop
 from .._core.tensor import Tensor
 from ._convert import matching, to_tensor
+from ._sizes import check_built, wrap_int
 from .manip_ops import int_values, kernel_error, scalar_if_0d
 
 __all__ = ["pad", "slice"]
@@ -101,7 +102,11 @@ def _check_paddings(x, p, op, sfx):
     for before, after in p.tolist():
         if before < 0 or after < 0:
             raise kernel_error(op, f"{word} must be non-negative: {before} {after}", sfx)
-    return tuple((int(b), int(a)) for b, a in p.tolist())
+    p = tuple((int(b), int(a)) for b, a in p.tolist())
+    if op != "MirrorPad":  # (MirrorPad's paddings are bounded by the input's dimensions)
+        # TF adds in int64 (wrapping) and builds the output shape one dimension at a time.
+        check_built(op, [wrap_int(b + d + a) for d, (b, a) in zip(shape, p)], sfx)
+    return p
 
 
 @export("pad")
@@ -127,12 +132,12 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
             if mode == "SYMMETRIC" and (before > shape[axis] or after > shape[axis]):
                 raise kernel_error("MirrorPad", f"paddings must be no greater than the dimension size: {before}, "
                                    f"{after} greater than {shape[axis]}", sfx)
-        return execute(MIRROR_PAD, (x,), {"paddings": p, "mode": mode})
+        return errors.call_on_path(sfx is not None, execute, MIRROR_PAD, (x,), {"paddings": p, "mode": mode})
     zero = (not isinstance(constant_values, Tensor) and not getattr(constant_values, "_tapeflow_variable", False)
             and np.ndim(constant_values) == 0 and constant_values == np.zeros_like(constant_values))
     if zero:
         p = _check_paddings(x, int_values(paddings, "Pad", "Tpaddings", sfx), "Pad", sfx)
-        return execute(PAD, (x,), {"paddings": p})
+        return errors.call_on_path(sfx is not None, execute, PAD, (x,), {"paddings": p})
     c = matching(x, constant_values)[1]
     sfx = errors.error_name(name, paddings, constant_values)
     if c.dtype != x.dtype:
@@ -143,7 +148,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if c._value.ndim:
         raise kernel_error("PadV2", f"constant_values must be a scalar. Found: {errors.shape_str(c._value.shape)}",
                            sfx)
-    return execute(PAD_V2, (x, c), {"paddings": p})
+    return errors.call_on_path(sfx is not None, execute, PAD_V2, (x, c), {"paddings": p})
 
 
 @defop("Slice", dtypes=ALL)

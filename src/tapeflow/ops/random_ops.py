@@ -34,6 +34,7 @@ from .._core.exports import export
 from .._core.registry import defop
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, convert_to_tensor, wrap
+from . import _sizes
 from ._convert import to_tensor
 from .array_ops import where
 from .math_ops import ADD, MUL, REALDIV, SUB, greater_equal
@@ -125,10 +126,15 @@ def _dims(op_name, shape):
     if shape.ndim != 1:
         raise errors.op_error(op_name, f"shape must be a vector of {{int32,int64}}, got shape "
                                        f"{errors.shape_str(shape.shape)}")
-    negative = shape[shape < 0]
-    if negative.size:
-        raise errors.op_error(op_name, f"Dimension {negative[0]} must be >= 0")
-    return tuple(shape.tolist())
+    dims = tuple(shape.tolist())
+    _sizes.check_dims(op_name, dims)
+    return dims
+
+
+def _output(dims, dtype):
+    """Reserve the output first, as TF's kernels allocate it: an OOM names its shape and dtype (NumPy's drawing
+    may go through a working array of another dtype)."""
+    _sizes.empty(dims, dtype)
 
 
 def _shape_tensor(shape):
@@ -169,6 +175,7 @@ def _attr_dtype_error(op, dtype):
 def RANDOM_UNIFORM(shape, *, dtype, rng):
     """Floats in ``[0, 1)``: ``Generator.random`` in float32/float64; float16 from 10 random mantissa bits."""
     dims = _dims("RandomUniform", shape)
+    _output(dims, dtype)
     if dtype == "float16":
         return _out((rng.integers(0, 1 << 10, size=dims) * 2.0**-10).astype(np.float16))
     return _out(rng.random(dims, dtype=np.dtype(dtype)))
@@ -182,6 +189,7 @@ def RANDOM_UNIFORM_INT(shape, minval, maxval, *, rng):
         if np.ndim(v) != 0:
             raise errors.op_error("RandomUniformInt", f"{name} must be 0-D, got shape {errors.shape_str(np.shape(v))}")
     dtype = np.asarray(minval).dtype
+    _output(dims, dtype)
     if 0 in dims:
         return np.zeros(dims, dtype)
     if not minval < maxval:
@@ -240,13 +248,16 @@ def _standard_normal(rng, dims, dtype):
 @defop("RandomStandardNormal", same_dtype=False)
 def RANDOM_STANDARD_NORMAL(shape, *, dtype, rng):
     """Standard normal values: ``Generator.standard_normal`` (float16 rounded from float32)."""
-    return _out(_standard_normal(rng, _dims("RandomStandardNormal", shape), dtype))
+    dims = _dims("RandomStandardNormal", shape)
+    _output(dims, dtype)
+    return _out(_standard_normal(rng, dims, dtype))
 
 
 @defop("TruncatedNormal", same_dtype=False)
 def TRUNCATED_NORMAL(shape, *, dtype, rng):
     """Standard normal values with those beyond 2 in magnitude drawn again, in rounds, until none is left."""
     dims = _dims("TruncatedNormal", shape)
+    _output(dims, dtype)
     out = _standard_normal(rng, dims, dtype).reshape(-1)
     bad = np.flatnonzero(np.abs(out) > 2)
     while bad.size:  # about 4.6% per round: a handful of rounds
@@ -303,6 +314,7 @@ def MULTINOMIAL(logits, num_samples, *, output_dtype, rng):
     if classes <= 0:
         raise errors.op_error("Multinomial", f"num_classes should be positive, got {classes}")
     num = int(num_samples)
+    _output((batch, num), output_dtype)
     lg = logits.astype(np.float64)
     finite = np.isfinite(lg)
     lg = np.where(finite, lg, 0.0)

@@ -8,10 +8,12 @@ errors: out-of-range rows raise, nothing is clamped.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._core import errors
-from .._core.convert import c_name
+from .._core.convert import c_name, to_dtype
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.indexed_slices import IndexedSlices
@@ -19,6 +21,7 @@ from .._core.opdefs import OPDEFS
 from .._core.registry import defop
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, convert_to_tensor, wrap
+from . import _sizes
 from ._convert import to_tensor
 from .array_ops import cast, reshape, zeros_like
 from .math_ops import equal, negative
@@ -179,8 +182,10 @@ def _check_scatter_nd(out_shape, iv, uv, op_name, named=False):
 
 def _empty_like_zero(shape, dtype):
     if dtype.kind in "OSU":
-        return np.full(shape, b"", dtype=object)
-    return np.zeros(shape, dtype)
+        out = _sizes.empty(shape, object)
+        out.fill(b"")
+        return out
+    return _sizes.zeros(shape, dtype)
 
 
 @defop("ScatterNd", same_dtype=False)
@@ -196,10 +201,17 @@ def _scatter_nd_grad(g, y, indices, updates, shape):
     return None, execute(GATHER_ND, (g, indices))
 
 
-def _shape_list(shape):
+def _shape_list(shape, like):
+    """The output shape; a Python shape takes the indices' dtype, wrapping as TF's conversion wraps it (an int32
+    ``[2**32 + 1]`` is ``[1]``)."""
     if isinstance(shape, TensorShape):
-        return tuple(shape.as_list())
-    arr = np.asarray(shape._value if isinstance(shape, Tensor) else shape)
+        shape = shape.as_list()
+    if isinstance(shape, Tensor):
+        arr = np.asarray(shape._value)
+    elif isinstance(shape, (list, tuple, int, np.integer)):
+        arr = np.asarray(to_dtype(shape, like))
+    else:
+        arr = np.asarray(shape)
     return tuple(int(d) for d in arr.reshape(-1))
 
 
@@ -216,9 +228,13 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
         raise errors.InvalidArgumentError(
             None, None, f"cannot compute ScatterNd as input #2(zero-based) was expected to be a "
             f"{c_name(idx.dtype)} tensor but is a {c_name(shape.dtype)} tensor [Op:ScatterNd]")
-    out_shape = _shape_list(shape)
+    out_shape = _shape_list(shape, idx.dtype)
+    _sizes.check_dims("ScatterNd", out_shape, _named(named))
+    if not math.prod(out_shape) and upd._value.size and idx._value.size:
+        raise errors.op_error("ScatterNd", f"Indices and updates specified for empty output.  indices shape: "
+                              f"{errors.shape_str(idx._value.shape)}", name=_named(named))
     _check_scatter_nd(out_shape, idx._value, upd._value, "ScatterNd", named)
-    return execute(SCATTER_ND, (idx, upd), {"shape": out_shape})
+    return errors.call_on_path(named, execute, SCATTER_ND, (idx, upd), {"shape": out_shape})
 
 
 # ------------------------------------------------------------------------------------------ TensorScatter*

@@ -17,6 +17,7 @@ from .._core.exports import export
 from .._core.registry import NUMERIC, REAL, defop
 from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
+from ._sizes import wrap_int
 from .array_ops import RESHAPE, SELECT
 from .manip_ops import attr_error
 from .math_ops import MAXIMUM, MUL, REALDIV, SQRT, truediv
@@ -296,7 +297,8 @@ def _num_segments(op, num_segments, native):
         raise attr_error(op.name, "Tnumsegments", n.dtype, "")
     if n._value.ndim:
         raise errors.op_error(op.name, f"num_segments should be a scalar, not shape {errors.shape_str(n.shape)}")
-    return int(n._value)
+    # TF's kernel keeps num_segments in 32 bits, whatever its dtype: 2**32 + 1 segments are 1 segment there.
+    return wrap_int(int(n._value), 32)
 
 
 def _checked(op, data, segment_ids, native, allowed_ids=("int32", "int64")):
@@ -314,7 +316,7 @@ def _segment(op, data, segment_ids):
     native = errors.fast_path(data, segment_ids)
     try:
         return execute(op, _checked(op, data, segment_ids, native))
-    except errors.InvalidArgumentError as exc:
+    except (errors.InvalidArgumentError, errors.ResourceExhaustedError) as exc:
         raise exc if native else errors.without_name(exc) from None
 
 
@@ -326,7 +328,7 @@ def _unsorted(op, data, segment_ids, num_segments):
     try:
         x, ids = _checked(op, data, segment_ids, native, _UNSORTED_IDS.get(op.name, ("int32", "int64")))
         return execute(op, (x, ids), {"num_segments": _num_segments(op, num_segments, native)})
-    except errors.InvalidArgumentError as exc:
+    except (errors.InvalidArgumentError, errors.ResourceExhaustedError) as exc:
         raise exc if native else errors.without_name(exc) from None
 
 
