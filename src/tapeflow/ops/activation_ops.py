@@ -106,7 +106,7 @@ def log_sigmoid(x, name=None):
 @defop("Relu6", dtypes=REAL, quiet=True)
 def RELU6(x):
     zero = x.dtype.type(0)
-    return np.minimum(np.maximum(x, zero), x.dtype.type(6))
+    return np.minimum(np.maximum(zero, x), x.dtype.type(6))  # x on a tie with 0, as TF: relu6(-0.0) is -0.0
 
 
 @RELU6.defvjp

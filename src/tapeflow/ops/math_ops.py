@@ -231,7 +231,11 @@ def _pow_raw(g, z, x, y, needs):
     return via_tensors(_pow_grad, g, z, (x, y), needs)
 
 
-MAXIMUM = _binary_op("Maximum", dtypes=REAL)(np.maximum)
+# On equal values (0.0 and -0.0) TF returns its first operand, NumPy its second: the operands are swapped.
+@_binary_op("Maximum", dtypes=REAL)
+def MAXIMUM(x, y):
+    return np.maximum(y, x)
+
 
 
 @MAXIMUM.defvjp
@@ -239,7 +243,10 @@ def _maximum_grad(g, z, x, y, needs):
     return _select_grad(g, greater_equal(x, y), needs)
 
 
-MINIMUM = _binary_op("Minimum", dtypes=REAL)(np.minimum)
+@_binary_op("Minimum", dtypes=REAL)
+def MINIMUM(x, y):
+    return np.minimum(y, x)  # TF returns its first operand on equal values (see MAXIMUM)
+
 
 
 @MINIMUM.defvjp
@@ -514,7 +521,7 @@ def _tanh_grad_grad(gg, dx, y, g, needs):
 
 @defop("Relu", dtypes=REAL)
 def RELU(x):
-    return np.maximum(x, x.dtype.type(0))
+    return np.maximum(x.dtype.type(0), x)  # x on a tie, as TF: relu(-0.0) is -0.0
 
 
 @RELU.defvjp

@@ -511,23 +511,48 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
 _ARG_OUTPUT = {"ArgMax": ("int16", "uint16", "int32", "int64"), "ArgMin": ("int32", "int64")}
 
 
+def _arg_axis(op, axis, sfx):
+    """``axis`` of argmax/argmin as an int, refused as TF refuses it: ``tf.math.argmax`` checks it in Python
+    (ints and integer tensors only), ``argmin`` converts it as an op argument (int32 by default)."""
+    from .manip_ops import attr_error, int_values  # noqa: PLC0415 - manip_ops imports this module
+
+    if axis is None:
+        return 0
+    is_tensor = isinstance(axis, Tensor) or getattr(axis, "_tapeflow_variable", False)
+    if op is ARGMAX:
+        if is_tensor:
+            if axis.dtype.is_integer:
+                a = axis._value if isinstance(axis, Tensor) else axis.read_value()._value
+            else:
+                raise TypeError(f"axis tensor dtypes {axis.dtype} is not supported")
+        elif isinstance(axis, (np.ndarray, np.generic)):
+            raise TypeError(f"axis tensor dtypes {axis.dtype} is not supported")
+        elif isinstance(axis, int):
+            return int(axis)
+        else:
+            raise TypeError("axis must be int or Tensor with integer datatype")
+    elif is_tensor:
+        if axis.dtype.name not in ("int32", "int64"):
+            raise attr_error(op.name, "Tidx", axis.dtype, sfx)
+        a = axis._value if isinstance(axis, Tensor) else axis.read_value()._value
+    elif isinstance(axis, float):
+        raise cannot_convert(axis, dtypes.int32)
+    elif isinstance(axis, (int, np.integer)):
+        return int(axis)
+    elif isinstance(axis, (np.ndarray, np.generic)):
+        a = np.asarray(axis).astype(np.int32)  # NumPy values are cast to the int32 argument
+    else:  # a list or a string: TF's op wrapper converts it on its fallback path (no `` name: `` suffix)
+        a = int_values(axis, op.name, "Tidx", None if isinstance(axis, (str, bytes)) else sfx)
+    if np.ndim(a):
+        raise errors.op_error(op.name, f"dim must be a scalar, but received tensor of shape: "
+                              f"{errors.shape_str(np.shape(a))}", name=sfx)
+    return int(a)
+
+
 def _arg(op, input, axis, output_type):
     sfx = errors.error_name(None, input, axis)
     x = to_tensor(input)
-    if axis is None:
-        axis = 0
-    elif isinstance(axis, Tensor) or getattr(axis, "_tapeflow_variable", False):
-        a = axis._value if isinstance(axis, Tensor) else axis.read_value()._value
-        if a.dtype.kind not in "iu":
-            raise TypeError("axis must be int or Tensor with integer datatype")
-        if a.ndim:
-            raise errors.op_error(op.name, f"dim must be a scalar, but received tensor of shape: "
-                                  f"{errors.shape_str(a.shape)}", name=sfx)
-        axis = int(a)
-    elif isinstance(axis, (int, np.integer)) and not isinstance(axis, (bool, np.bool_)):
-        axis = int(axis)
-    else:
-        raise TypeError("axis must be int or Tensor with integer datatype")
+    axis = _arg_axis(op, axis, sfx)
     output_type = dtypes.as_dtype(output_type)
     v = x._value
     if v.dtype.num in op.allowed_nums and output_type.name not in _ARG_OUTPUT[op.name]:
@@ -536,12 +561,13 @@ def _arg(op, input, axis, output_type):
         raise attr_error(op.name, "output_type", output_type, sfx)
     nd = v.ndim
     if v.dtype.num in op.allowed_nums:
-        if not -max(nd, 1) <= axis < nd:
+        if not -nd <= axis < nd:
             raise errors.op_error(op.name, f"Expected dimension in the range [{-nd}, {nd}), but got {axis}", name=sfx)
         if v.shape[axis] == 0:
-            raise errors.op_error(op.name, f"Reduction axis {axis % nd} is empty in shape "
-                                  f"{errors.shape_str(v.shape)}", name=sfx)
-    return execute(op, (x,), {"axis": axis, "output_type": output_type.as_numpy_dtype})
+            raise errors.op_error(op.name, f"Reduction axis {axis} is empty in shape {errors.shape_str(v.shape)}",
+                                  name=sfx)
+    return errors.call_on_path(sfx is not None, execute, op, (x,),
+                               {"axis": axis, "output_type": output_type.as_numpy_dtype})
 
 
 def argmax(input, axis=None, output_type="int64", name=None):
