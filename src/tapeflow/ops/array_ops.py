@@ -355,6 +355,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {c_name(dtype)} is not in the list of "
                                           f"allowed values: {_RANGE_ALLOWED}\n\t; NodeDef: {{{{node Range}}}}; "
                                           f"{_RANGE_OPDEF} [Op:Range] name: ")
+    if dtype.name not in _RANGE_KERNELS:  # in the op's signature, without a CPU kernel (int8, uint16 ...)
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Range}}}} = Range[Tidx="
+                                   f"DT_{dtype.name.upper()}]\nAll kernels registered for op Range:\n"
+                                   f"{_RANGE_KERNEL_LIST} [Op:Range] name: ")
     if d == 0:
         raise errors.op_error("Range", f"Requires delta != 0: {_num(d)}")
     if d > 0:  # written as TF's kernel tests it, so that a NaN bound or step fails as there
@@ -364,13 +368,13 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
         raise errors.op_error("Range", f"Requires start >= limit when delta < 0: {_num(s)}/{_num(lim)}")
     np_dtype = np.dtype(dtype.as_numpy_dtype)
     if np_dtype.kind in "iu":  # exact: TF counts in unsigned 64-bit arithmetic, never overflowing
-        size = -(-builtins.abs(int(lim) - int(s)) // builtins.abs(int(d)))
+        q = -(-builtins.abs(int(lim) - int(s)) // builtins.abs(int(d)))
     else:
         with np.errstate(all="ignore"):
-            q = np.ceil(np.abs((lim - s) / d))  # in the tensor's own precision, as TF computes it
-        if not q <= _sizes.INT64_MAX:  # also refuses inf and NaN
-            raise errors.op_error("Range", f"Requires ((limit - start) / delta) <= {_sizes.INT64_MAX}")
-        size = int(q)
+            q = float(np.ceil(np.abs((lim - s) / d)))  # in the tensor's own precision, as TF computes it
+    if not q <= _sizes.INT64_MAX:  # also refuses inf and NaN
+        raise errors.op_error("Range", f"Requires ((limit - start) / delta) <= {_sizes.INT64_MAX}")
+    size = int(q)
     return wrap(_sizes.allocating("Range", "", _range_values, s, lim, d, size, np_dtype))
 
 
@@ -378,6 +382,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
 _RANGE_TYPES = frozenset({"bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint16",
                           "uint32", "uint64"})
 _RANGE_ALLOWED = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
+_RANGE_KERNELS = frozenset({"int32", "int64", "float32", "float64", "bfloat16", "float16"})
+_RANGE_KERNEL_LIST = (
+    "  device='XLA_CPU_JIT'; Tidx in [DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, "
+    "DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64]\n  device='DEFAULT'; Tidx in [DT_INT32]\n"
+    + "".join(f"  device='CPU'; Tidx in [DT_{t}]\n" for t in ("INT64", "INT32", "DOUBLE", "FLOAT", "BFLOAT16", "HALF")))
 _RANGE_OPDEF = ("Op<name=Range; signature=start:Tidx, limit:Tidx, delta:Tidx -> output:Tidx; attr=Tidx:type,"
                 "default=DT_INT32,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, "
                 "DT_INT64, DT_UINT16, DT_UINT32, DT_UINT64]>")
