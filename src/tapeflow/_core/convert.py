@@ -100,6 +100,20 @@ def _encode(arr):
     return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
 
 
+def _type_name(v):
+    """A type's name as CPython's C layer prints it (``tp_name``): a Python class by its bare name, a C type with
+    its module (``numpy.float32``); a tensor as TF's own C type."""
+    t = type(v)
+    if getattr(v, "_tapeflow_variable", None) is False:  # a tensor (variables are Python classes in TF too)
+        return "tensorflow.python.framework.ops.EagerTensor"
+    if t.__module__ == "builtins" or t.__flags__ & _HEAP_TYPE:
+        return t.__name__
+    return f"{t.__module__}.{t.__qualname__}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
 def _strings(arr):
     """A NumPy object array as a string tensor's value: every element ``bytes`` (``str`` is UTF-8 encoded).
 
@@ -116,9 +130,8 @@ def _strings(arr):
         elif isinstance(v, bytes):
             out[i] = bytes(v)
         else:
-            t = type(v)
-            name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
-            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type {name}).")
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                             f"{_type_name(v)}).")
     return out.reshape(arr.shape)
 
 
@@ -247,8 +260,12 @@ def to_dtype(value, dtype, infer_foreign=False):
     token = quiet()
     try:
         if target in "iu":
-            # Python ints wrap like C casts; go through int64 (or object for huge values) to get there.
-            arr = np.array(value, dtype=np.int64 if _fits64(value) else object)
+            # Python ints wrap like C casts; go through int64 (or object for huge values) to get there. TF's
+            # converter first takes them as int64 (uint64 for a uint64 tensor): beyond that they are refused.
+            small = _fits64(value)
+            if not small and not (np_type is np.uint64 and _fits64(value, (0, 2**64 - 1))):
+                raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+            arr = np.array(value, dtype=np.int64 if small else object)
             out = arr.astype(np_type)
         else:
             out = np.array(value, dtype=np_type)
@@ -257,10 +274,10 @@ def to_dtype(value, dtype, infer_foreign=False):
     return out[()] if out.ndim == 0 else out
 
 
-def _fits64(value):
+def _fits64(value, bounds=_INT64):
     if isinstance(value, (list, tuple)):
-        return all(_fits64(v) for v in value)
-    return not isinstance(value, int) or _INT64[0] <= value <= _INT64[1]
+        return all(_fits64(v, bounds) for v in value)
+    return not isinstance(value, int) or bounds[0] <= value <= bounds[1]
 
 
 def _cast(value, dtype):

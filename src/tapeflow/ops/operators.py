@@ -8,7 +8,7 @@ Conversion follows TF: the other operand takes the tensor's dtype (``t * 2.0``),
 from __future__ import annotations
 
 from .._core.dispatch import execute
-from .._core.errors import InvalidArgumentError
+from .._core.errors import InvalidArgumentError, without_name
 from .._core.state import next_id
 from .._core.tensor import _TF_NAME, EagerTensor, Tensor, convert_to_tensor
 from .._core.variable import ResourceVariable
@@ -31,6 +31,10 @@ def _binary(op, name):
             return execute(op, (self, other))
         except (TypeError, ValueError) as exc:  # no cost unless raised (see ``_reflect``)
             return _reflect(name, self, other, exc)
+        except InvalidArgumentError as exc:
+            if kind is str or kind is bytes:  # TF's op wrapper takes a Python string on its fallback path
+                raise without_name(exc) from None
+            raise
 
     def reflected(self, other):  # ``2.5 + t`` is refused before any op runs, also in TF
         # A training loop's ``lr * g``: a NumPy scalar of the tensor's own type is wrapped as it is, a Python float
