@@ -262,3 +262,21 @@ def input_shapes_are_checked(tf):
                                  k.layers.InputLayer(batch_input_shape=(2, 3)).batch_shape]
     out["first_layer"] = catch(lambda: k.Sequential([k.layers.Dense(2, input_shape=(-1,))]))
     return out
+
+
+@case
+def symbolic_dtypes_of_integer_inputs(tf):
+    # Where compute_output_shape answers, Keras's symbolic outputs take the compute dtype (Reshape and Flatten keep
+    # their input's), whatever the call returns; a Conv2D on uint8 inputs builds and fails only when called.
+    k = _k(tf)
+    i = k.Input((4, 4, 1), dtype="uint8")
+    conv = k.layers.Conv2D(1, 2, kernel_initializer="ones")(i)
+    m = k.Model(i, conv)
+    j = k.Input((4,), dtype="int32")
+    r = k.layers.Reshape((4, 1))(j)
+    p = k.layers.MaxPooling1D(2)(r)
+    f = k.layers.Flatten()(r)
+    a = k.layers.Add()([j, j])
+    ints = k.Model(j, [p, f, a])
+    return [conv.dtype, catch(m, np.ones((1, 4, 4, 1), np.uint8)), [r.dtype, p.dtype, f.dtype, a.dtype],
+            ints(np.arange(8).reshape(2, 4))]

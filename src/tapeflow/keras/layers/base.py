@@ -798,6 +798,11 @@ class Layer:
         """
         return self._first_node("output")
 
+    def _symbolic_dtype(self, first):
+        """The dtype of this layer's symbolic outputs where ``compute_output_shape`` gives their shapes: Keras's
+        compute dtype (layers that pass their input's dtype through, such as Reshape and Flatten, say so)."""
+        return self.compute_dtype
+
     def compute_output_shape(self, *args, **kwargs):
         """The output shape for an input shape (layers that can say implement it; the base raises, as Keras)."""
         raise NotImplementedError(f"Layer {type(self).__name__} should implement "

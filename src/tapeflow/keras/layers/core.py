@@ -177,6 +177,9 @@ class Flatten(Layer):
         flat = None if any(d is None for d in rest) else (math.prod(rest) if rest else 1)
         return (tuple(input_shape)[0], flat)
 
+    def _symbolic_dtype(self, first):
+        return first.dtype  # Keras's symbolic Flatten keeps the input's dtype
+
     def get_config(self):
         return {**super().get_config(), "data_format": self.data_format}
 
@@ -223,6 +226,9 @@ class Reshape(Layer):
         if None in rest:  # the -1 cannot be resolved: it is unknown too
             return (tuple(input_shape)[0], *(None if d == -1 else d for d in self.target_shape))
         return (tuple(input_shape)[0], *_resolve_target(rest, self.target_shape))
+
+    def _symbolic_dtype(self, first):
+        return first.dtype  # Keras's symbolic Reshape keeps the input's dtype
 
     def get_config(self):
         return {**super().get_config(), "target_shape": self.target_shape}

@@ -231,26 +231,30 @@ def _probe_shapes(layer, args, kwargs, first, probe):
 
 
 def _symbolic_outputs(layer, args, kwargs, first):
-    """``(outputs, probe)``: output ``KerasTensor`` s with the shapes ``compute_output_shape`` gives where it
-    answers, else the probe's; dtypes from the probe. A probe that fails on the sizes standing for unknown ones
-    (a valid convolution of size 1) is skipped where ``compute_output_shape`` answers: the outputs then take the
-    compute dtype, as Keras's symbolic outputs do."""
+    """``(outputs, probe)``: output ``KerasTensor`` s as Keras makes them. Where ``compute_output_shape`` answers,
+    Keras does not run the layer: the shapes are its answer and the dtype the layer's symbolic dtype (its compute
+    dtype for most layers, even where the call itself returns integers); the probe then only finds the masks, and
+    may fail (a valid convolution of the sizes standing for unknown ones, integers a convolution refuses) without
+    stopping the graph, as in Keras, where the call fails only when the model runs. Otherwise (custom layers) the
+    probes give shapes and dtypes, as Keras's trace of ``call`` does."""
     computed = _computed_shapes(layer, first)
     try:
         probe = _probe(layer, args, kwargs, unknown=1)
     except Exception:
-        unknown = any(None in x.shape[1:] for x in _flatten([list(args), list(kwargs.values())])
-                      if isinstance(x, KerasTensor))
-        if computed is None or not unknown:
+        if computed is None:
             raise
-        outputs = [KerasTensor(shape, dtype=layer.compute_dtype) for shape in computed]
+        dtype = layer._symbolic_dtype(first)
+        outputs = [KerasTensor(shape, dtype=dtype) for shape in computed]
         return (outputs[0] if len(outputs) == 1 else outputs), None
     probe_leaves = _flatten(probe)
     if computed is not None and (len(computed) != len(probe_leaves) or any(
             len(c) != len(p.shape) for c, p in zip(computed, probe_leaves))):
         computed = None
-    shapes = iter(computed if computed is not None else _probe_shapes(layer, args, kwargs, first, probe))
-    return _map(lambda p: KerasTensor(next(shapes), dtype=p.dtype.name), probe), probe
+    if computed is None:
+        shapes = iter(_probe_shapes(layer, args, kwargs, first, probe))
+        return _map(lambda p: KerasTensor(next(shapes), dtype=p.dtype.name), probe), probe
+    shapes, dtype = iter(computed), layer._symbolic_dtype(first)
+    return _map(lambda p: KerasTensor(next(shapes), dtype=dtype), probe), probe
 
 
 def _flatten_shapes(x):

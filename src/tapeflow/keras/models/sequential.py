@@ -183,6 +183,9 @@ class Sequential(Model):
         """The output's shape, batch axis included (``None`` where a size is unknown)."""
         return self._graph("output shape").output_shape
 
+    def _symbolic_dtype(self, first):
+        return self._functional.outputs[0].dtype if self._functional is not None else self.compute_dtype
+
     def compute_output_shape(self, input_shape):
         for layer in self._layers:
             input_shape = layer.compute_output_shape(input_shape)
