@@ -1,8 +1,11 @@
 """The Keras functional API: ``Input``, symbolic ``KerasTensor`` s, graph nodes and the ``Functional`` model.
 
-Calling a layer on ``KerasTensor`` s builds it from the symbolic shapes, runs it once on a one-sample zero batch
-(inference mode) to learn the output dtypes (and the shapes, when ``compute_output_shape`` cannot say), and records a
-``Node`` linking the input tensors to new output ``KerasTensor`` s. ``Model(inputs, outputs)`` walks these nodes back
+Calling a layer on ``KerasTensor`` s builds it from the symbolic shapes, takes the output shapes from
+``compute_output_shape`` (with Keras's symbolic dtype, the compute dtype for most layers), or where it cannot say,
+from probes on zero batches (inference mode; unknown sizes are 1 in one probe and 2 in a second, and output sizes
+that change between them stay unknown), and records a ``Node`` linking the input tensors to new output
+``KerasTensor`` s. Calling the model converts each input to its ``Input``'s dtype first, as Keras does.
+``Model(inputs, outputs)`` walks these nodes back
 from the outputs, orders the layers the way Keras does (by depth from the outputs, then by first traversal) and
 replays the nodes on real tensors when called. Python operators on ``KerasTensor`` s make operation nodes
 (``_symbolic_ops.py``); ``tf.*`` ops refuse them with Keras's ``ValueError``, as in TensorFlow. A layer output whose
