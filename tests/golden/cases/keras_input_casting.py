@@ -258,3 +258,12 @@ def conv_model_on_uint8_images(tf):
     x = (np.arange(6 * 75).reshape(6, 5, 5, 3) * 7 % 256).astype(np.uint8)
     y = np.linspace(0, 1, 6).reshape(6, 1).astype(np.float32)
     return [m(x[:2]), _fit_eval_predict(k, m, x, y, lr=1e-6)]
+
+
+@case
+def layer_normalization_does_not_autocast(tf):
+    k = _k(tf)
+    x = np.array([[1e-3, 1.0 + 1e-7, 3.0, 1e4 + 0.1]])
+    ln = k.layers.LayerNormalization()
+    return [ln.autocast, ln(x), ln(x.astype("float16")), k.layers.LayerNormalization(dtype="float16")(x),
+            k.layers.BatchNormalization().autocast, k.layers.Embedding(3, 2).autocast]

@@ -465,6 +465,7 @@ class Embedding(Layer):
             raise ValueError(f"`output_dim` must be a positive integer. Received: output_dim={output_dim} "
                              f"(of type {type(output_dim).__name__}).")
         super().__init__(**kwargs)
+        self.autocast = False  # as in Keras: indices keep their dtype (call casts floats to int32)
         self.input_dim = input_dim
         self.output_dim = output_dim
         self.embeddings_initializer = _initializers.get(embeddings_initializer)

@@ -139,6 +139,7 @@ class LayerNormalization(Layer):
                  gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
                  gamma_constraint=None, **kwargs):
         super().__init__(**kwargs)
+        self.autocast = False  # as in Keras: inputs keep their dtype; call computes in at least float32
         if rms_scaling:
             raise ValueError("tapeflow's LayerNormalization does not implement the deprecated `rms_scaling=True`.")
         if isinstance(axis, (list, tuple)):
