@@ -42,7 +42,7 @@ def ONE_HOT(indices, on_value, off_value, depth, axis):
     out[...] = off_value
     lines = out if axis == -1 else np.moveaxis(out, axis, -1)  # a view with the depth axis last
     ok = (indices >= 0) & (indices < depth)  # out-of-range indices stay all off_value
-    lines[np.nonzero(ok) + (indices[ok],)] = on_value
+    lines[(np.nonzero(ok) if ok.ndim else ()) + (indices[ok],)] = on_value
     return out
 
 

@@ -131,6 +131,7 @@ def one_hot_eye_mask_sizes(tf):
                                                                        off_value=False),
             catch(tf.one_hot, tf.zeros([1, 2**16], tf.int32), 2**31 - 1, axis=1), catch(tf.one_hot, [0], -2),
             tf.one_hot([[0, 3], [-1, 1]], 3, axis=1), tf.one_hot([1, 0], 2, on_value=5, off_value=-1),
+            tf.one_hot(2, 4), tf.one_hot(7, 4), tf.one_hot(-1, 3, axis=0), tf.one_hot(tf.zeros([0], tf.int32), 3),
             catch(tf.eye, 2**23), catch(tf.eye, 2**45), catch(tf.eye, 2**23, 2**23 + 1),
             catch(tf.eye, 2, batch_shape=[H, H]),
             catch(tf.eye, H, H, batch_shape=[H]), catch(tf.eye, -1), tf.eye(2, 3), tf.eye(2, batch_shape=[2]),
