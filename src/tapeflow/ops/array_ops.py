@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core import dtypes as _dtypes
 from .._core import errors
-from .._core.convert import c_name
+from .._core.convert import c_name, cannot_convert
 from .._core.dispatch import execute
 from .._core.logs import get_logger
 from .._core.opdefs import OPDEFS
@@ -283,7 +283,10 @@ def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
 def ones(shape, dtype=_dtypes.float32, name=None, layout=None):
     """A tensor of ``shape`` filled with ones (``tf.ones``); raises as :func:`zeros` does."""
     dims = _dims(shape)
-    arr = _sizes.allocating("Fill", "", _sizes.empty, dims, _np_dtype(dtype))
+    np_dtype = _np_dtype(dtype)
+    if np.dtype(np_dtype).kind == "O":
+        raise cannot_convert(1, _dtypes.string)  # TF converts the 1 to the dtype first
+    arr = _sizes.allocating("Fill", "", _sizes.empty, dims, np_dtype)
     arr.fill(1)
     return wrap(arr[()] if arr.ndim == 0 else arr)
 
@@ -588,7 +591,10 @@ def shape(input, out_type=None, name=None):
 def size(input, out_type=None, name=None):
     """The number of elements of ``input`` as a scalar tensor, int32 unless ``out_type`` says (``tf.size``)."""
     out_type = _dtypes.int32 if out_type is None else _dtypes.as_dtype(out_type)
-    return wrap(out_type.as_numpy_dtype(np.size(to_tensor(input)._value)))
+    n = np.size(to_tensor(input)._value)
+    if out_type == _dtypes.string:
+        raise cannot_convert(n, out_type)
+    return wrap(np.int64(n).astype(out_type.as_numpy_dtype))  # the kernel's C cast (2 as a bool is True)
 
 
 def rank(input, name=None):

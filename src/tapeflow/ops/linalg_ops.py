@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import errors
+from .._core.convert import c_name
 from .._core.dispatch import EMPTY, execute
 from .._core.dtypes import as_dtype
 from .._core.exports import export
@@ -271,6 +272,16 @@ def _matmul_flags(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_spa
 
 _INT8 = ("int8", "uint8")
 
+# The output types BatchMatMulV3 takes, and its signature as TF's error for another quotes it.
+_TOUT = ("bfloat16", "float16", "float32", "float64", "int16", "int32", "int64", "complex64", "complex128")
+_MM_IN = "DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, " \
+         "DT_COMPLEX128"
+_BMM_V3_OPDEF = (f"Op<name=BatchMatMulV3; signature=x:Ta, y:Tb -> output:Tout; attr=Ta:type,allowed=[{_MM_IN}]; "
+                 f"attr=Tb:type,allowed=[{_MM_IN}]; attr=Tout:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, "
+                 "DT_DOUBLE, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]; attr=adj_x:bool,"
+                 "default=false; attr=adj_y:bool,default=false; attr=grad_x:bool,default=false; "
+                 "attr=grad_y:bool,default=false>")
+
 
 def _matmul_v3(a, b, adj_x, adj_y, output_type):
     """TF's ``BatchMatMulV3`` (an ``output_type`` other than the inputs'): 8-bit integers into int32 only."""
@@ -279,8 +290,14 @@ def _matmul_v3(a, b, adj_x, adj_y, output_type):
         if a._value.ndim > 2 or b._value.ndim > 2:
             return execute(BATCH_MATMUL, (a, b), _BMM[adj_x, adj_y])
         return execute(MATMUL, (a, b), _MM[adj_x, adj_y])
+    if output_type.name not in _TOUT:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tout' of {c_name(output_type)} is not in the "
+                                          f"list of allowed values: {', '.join(c_name(as_dtype(t)) for t in _TOUT)}"
+                                          f"\n\t; NodeDef: {{{{node BatchMatMulV3}}}}; {_BMM_V3_OPDEF} "
+                                          f"[Op:BatchMatMulV3] name: ")
     flag = {True: "true", False: "false"}
-    attrs = (f"Ta={dt_name(a._value.dtype)}, Tb={dt_name(b._value.dtype)}, Tout={dt_name(output_type.as_numpy_dtype)}, "
+    tout = "DT_BFLOAT16" if output_type.name == "bfloat16" else dt_name(output_type.as_numpy_dtype)
+    attrs = (f"Ta={dt_name(a._value.dtype)}, Tb={dt_name(b._value.dtype)}, Tout={tout}, "
              f"adj_x={flag[adj_x]}, adj_y={flag[adj_y]}, grad_x=false, grad_y=false")
     raise no_kernel("BatchMatMulV3", attrs, _KERNELS["BatchMatMulV3"])
 

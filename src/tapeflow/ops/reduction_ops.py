@@ -15,7 +15,7 @@ from .._core.exports import export
 from .._core.registry import FLOAT, NUMERIC, REAL, Op, defop
 from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
-from .array_ops import BROADCAST_TO, RESHAPE, SELECT, TRANSPOSE
+from .array_ops import BROADCAST_TO, RESHAPE, SELECT, TRANSPOSE, cast
 from .math_ops import CONJ, EXP, MUL, REAL_PART, REALDIV, SQRT, SQUARE, SUB, _cj
 
 __all__ = [
@@ -502,9 +502,8 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
     v = x._value
     axes = _normalize_axis("Sum", axis, v.ndim)
     nonzero = v.astype(np.bool_) if v.dtype.kind in "bO" else v != 0
-    counts = np.add.reduce(nonzero, axes, np.int64, None, bool(keepdims))
-    dtype = dtypes.as_dtype(dtype)
-    return wrap(np.asarray(counts != 0 if dtype == dtypes.bool_ else counts.astype(dtype.as_numpy_dtype))[()])
+    counts = wrap(np.asarray(np.add.reduce(nonzero, axes, np.int64, None, bool(keepdims)))[()])
+    return cast(counts, dtype)  # TF casts the int64 counts: its Cast's errors (int64 to string) included
 
 
 # The output types TF's ArgMax and ArgMin take.
