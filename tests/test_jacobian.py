@@ -16,8 +16,8 @@ import pytest
 
 import tapeflow as tf
 from tapeflow._core import jacobian as jac
-from tapeflow._core._jacobian_rules import BATCHED_RULES
 from tapeflow._core.registry import REGISTRY
+from tapeflow.ops.batching_rules import BATCHED_RULES
 from tests.op_db import DB, OP_DB
 
 # ------------------------------------------------------------------------------------------ registry-driven

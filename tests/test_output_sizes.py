@@ -1,4 +1,4 @@
-"""The shared size helpers (``tapeflow.ops._sizes``) on their own; the golden cases ``output_sizes`` check every
+"""The shared size helpers (``tapeflow._core.sizes``) on their own; the golden cases ``output_sizes`` check every
 op that uses them against TensorFlow."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 import tapeflow as tf
 from tapeflow._core import errors
-from tapeflow.ops import _sizes
+from tapeflow._core import sizes as _sizes
 
 
 @pytest.mark.parametrize("value, bits, wrapped", [

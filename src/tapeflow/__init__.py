@@ -92,8 +92,6 @@ from .ops.math_ops import (
 )
 from .ops.reduction_ops import argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_sum
 
-_core.variable._install_operators()
-
 __version__ = "0.1.0"
 newaxis = None
 half, double = float16, float64

@@ -39,6 +39,7 @@ def get_log_device_placement():
     return _SETTINGS["log_device_placement"]
 
 
+from . import ops as _ops  # noqa: E402, F401 - every op module runs its @export lines first
 from ._core.exports import install as _install  # noqa: E402
 
 _install(globals(), "debugging")

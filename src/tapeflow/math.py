@@ -52,6 +52,7 @@ __all__ = [
     "softmax", "sqrt", "square", "subtract", "tanh", "truediv",
 ]
 
+from . import ops as _ops  # noqa: E402, F401 - every op module runs its @export lines first
 from ._core.exports import install as _install  # noqa: E402
 
 _install(globals(), "math")

@@ -26,9 +26,11 @@ from operator import attrgetter, length_hint
 import numpy as np
 
 from . import errors
+from . import primitives as P
 from .convert import c_name
 from .dispatch import READ_VARIABLE, execute
 from .dtypes import TRAINABLE_NUMS
+from .logs import get_logger
 from .state import STATE, loud, next_id, quiet
 from .tensor import EagerTensor, wrap
 
@@ -42,21 +44,6 @@ __all__ = ["backward", "prune", "unbroadcast", "RAW_BACKWARD"]
 # turns it off: it watches every gradient op, so every one of them must run as an op.
 RAW_BACKWARD = True
 _RAW_ERRORS = (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, OverflowError)
-
-
-_OPS = _ADD = _SUM = _ALL_AXES = _SUM_FORWARD = _RESHAPE_FORWARD = None
-
-
-def _ops():
-    """``(math_ops, array_ops, reduction_ops)``, imported on first use: the op modules build on this package."""
-    global _OPS, _ADD, _SUM, _ALL_AXES, _SUM_FORWARD, _RESHAPE_FORWARD
-    if _OPS is None:
-        from ..ops import array_ops, math_ops, reduction_ops
-
-        _OPS = (math_ops, array_ops, reduction_ops)
-        _ADD, _SUM, _ALL_AXES = math_ops.ADD, reduction_ops.SUM, reduction_ops.ALL_AXES
-        _SUM_FORWARD, _RESHAPE_FORWARD = _SUM.forward, array_ops.RESHAPE.forward
-    return _OPS
 
 
 _SUM_ATTRS = {}
@@ -81,36 +68,35 @@ def _sum_attrs(gshape, shape):
 
 def unbroadcast(g, shape):
     """Sum ``g`` down to ``shape``: over leading axes and axes where ``shape`` is 1, then reshape."""
-    _, array_ops, _ = _OPS or _ops()
     if not shape:
-        return execute(_SUM, (g,), _ALL_AXES)  # the common case, to a scalar
+        return execute(P.SUM, (g,), P.ALL_AXES)  # the common case, to a scalar
     gshape = g._value.shape
     attrs = _SUM_ATTRS.get((gshape, shape), _UNSEEN)
     if attrs is _UNSEEN:
         attrs = _sum_attrs(gshape, shape)
     if attrs is not None:
-        g = execute(_SUM, (g,), attrs)
+        g = execute(P.SUM, (g,), attrs)
     if g._value.shape != shape:
-        g = array_ops.reshape(g, shape)
+        g = execute(P.RESHAPE, (g,), {"shape": shape})
     return g
 
 
 def _unbroadcast_raw(g, shape):
     """:func:`unbroadcast` on a NumPy value, with the same kernels."""
     if not shape:
-        return _SUM_FORWARD(g, None, False)
+        return P.SUM.forward(g, None, False)
     gshape = g.shape
     attrs = _SUM_ATTRS.get((gshape, shape), _UNSEEN)
     if attrs is _UNSEEN:
         attrs = _sum_attrs(gshape, shape)
     if attrs is not None:
-        g = _SUM_FORWARD(g, **attrs)
+        g = P.SUM.forward(g, **attrs)
     if g.shape != shape:
-        g = _RESHAPE_FORWARD(g, shape)
+        g = P.RESHAPE.forward(g, shape)
     return g
 
 
-def _seed(target, og, array_ops):
+def _seed(target, og):
     """The output gradient for ``target``: ones, or ``og`` fitted to the target's shape as TF's rules would.
 
     A broadcastable ``og`` is broadcast; one of the same rank goes on as is (the first elementwise rule then
@@ -133,7 +119,7 @@ def _seed(target, og, array_ops):
     except ValueError:
         fits = False
     if fits:
-        return array_ops.broadcast_to(og, shape)
+        return execute(P.BROADCAST_TO, (og,), {"shape": shape})
     if len(oshape) == len(shape):
         return og
     raise errors.op_error("Reshape", f"Input to reshape is a tensor with {int(np.prod(oshape))} values, but the "
@@ -149,7 +135,6 @@ def backward(recording, targets, sources, output_gradients=None):
         sources: tensors or variables.
         output_gradients: optional list of tensors (or ``None``) aligned with ``targets``.
     """
-    _, array_ops, _ = _OPS or _ops()
     source_ids = set(map(_ID, sources))
     records = recording.records
     if recording.roots <= source_ids:
@@ -164,7 +149,7 @@ def backward(recording, targets, sources, output_gradients=None):
         if target._id not in reach and target._id not in source_ids:
             continue
         og = output_gradients[i] if output_gradients is not None and i < len(output_gradients) else None
-        seed = _seed(target, og, array_ops)
+        seed = _seed(target, og)
         prev = grads.get(target._id)
         grads[target._id] = seed if prev is None else _add(prev, seed)
 
@@ -221,7 +206,7 @@ def prune(records, sources):
 
 def _add(a, b):
     """Sum two gradients of one value (recorded like any op, for higher derivatives)."""
-    return execute(_ADD, (a, b))
+    return execute(P.ADD, (a, b))
 
 
 def _walk(path, grads, reach, source_ids, targets):
@@ -434,11 +419,10 @@ def _walk_sparse(path, start, rest, grads, reach, source_ids, targets):
     ``rest`` holds the ``(input, gradient)`` pairs of record ``start`` still to accumulate. Identities (a variable
     read, ``tf.identity``) pass slices through, a cast casts their values; every other rule gets them densified.
     """
-    gather_ops = _gather_ops()
-    state = _SparseState(path, targets, source_ids, gather_ops)
+    state = _SparseState(path, targets, source_ids)
     for t, ig in rest:
         state.accumulate(grads, t, ig, start)
-    identity = _OPS[1].IDENTITY
+    identity, cast = P.IDENTITY, P.CAST
     for index in range(start - 1, -1, -1):
         op, inputs, outputs, attrs, _where = path[index]
         vjp = op.vjp
@@ -460,10 +444,12 @@ def _walk_sparse(path, start, rest, grads, reach, source_ids, targets):
             if op is identity:
                 state.accumulate(grads, inputs[0], g, index)
                 continue
-            if op is _OPS[1].CAST:
+            if op is cast:
                 x = inputs[0]
-                if x._value.dtype.kind in "fc" and g.values._value.dtype.kind in "fc":
-                    values = _OPS[1].cast(g.values, x.dtype)
+                values = g.values
+                if x._value.dtype.kind in "fc" and values._value.dtype.kind in "fc":
+                    if values._value.dtype != x._value.dtype:
+                        values = _cast_back(values, x)
                     state.accumulate(grads, x, type(g)(values, g.indices, g.dense_shape), index)
                 continue
             g = state.dense(g)
@@ -483,13 +469,21 @@ def _walk_sparse(path, start, rest, grads, reach, source_ids, targets):
             grads[sid] = state.combine(g)
 
 
+def _cast_back(values, x):
+    """The values of a sparse gradient cast to the dtype of the cast's input ``x``, as ``tf.cast`` does it."""
+    if values._value.dtype.kind == "c" and x._value.dtype.kind != "c":
+        get_logger().warning(f"You are casting an input of type {values.dtype.name} to an incompatible dtype "
+                             f"{x.dtype.name}.  This will discard the imaginary part and may not be what you "
+                             "intended.")
+    return execute(P.CAST, (values,), {"dtype": x._value.dtype.type})
+
+
 class _SparseState:
     """What the sparse scan needs besides ``grads``: TF's processing order of the records (computed once, when
-    several slices of one tensor first meet) and the densifying and concatenating functions."""
+    several slices of one tensor first meet)."""
 
-    def __init__(self, path, targets, source_ids, gather_ops):
+    def __init__(self, path, targets, source_ids):
         self.path, self.targets, self.source_ids = path, targets, source_ids
-        self.gather_ops = gather_ops
         self.origin = {}  # tensor id -> index of the record whose rule gave its first gradient
         self.order = None
 
@@ -504,7 +498,7 @@ class _SparseState:
         return self.combine(g) if type(g) is _Parts else g
 
     def dense(self, g):
-        return self.gather_ops.indexed_slices_to_tensor(g) if _is_slices(g) else g
+        return g._tapeflow_to_tensor() if _is_slices(g) else g  # densifying is installed by the op set
 
     def accumulate(self, grads, t, ig, index):
         tid = t._id
@@ -530,7 +524,7 @@ class _SparseState:
         parts = sorted(parts, key=lambda p: order.get(p[0], -1))
         grads = [g for _, g in parts]
         if all(_is_slices(g) for g in grads):
-            return self.gather_ops.concat_slices(grads)
+            return type(grads[0])._concat(grads)
         total = None
         for g in grads:
             g = self.dense(g)
@@ -592,16 +586,3 @@ def _tf_order(path, targets, source_ids):
                 if missing[p] == 0:
                     queue.insert(0, p)
     return order
-
-
-_GATHER_OPS = None
-
-
-def _gather_ops():
-    global _GATHER_OPS
-    if _GATHER_OPS is None:
-        _ops()
-        from ..ops import gather_ops
-
-        _GATHER_OPS = gather_ops
-    return _GATHER_OPS

@@ -19,12 +19,13 @@ from __future__ import annotations
 import functools
 
 from . import nest
-from .dispatch import EMPTY
+from . import primitives as P
+from .dispatch import EMPTY, execute
 from .dtypes import TRAINABLE_NUMS
 from .exports import export
 from .registry import Op
 from .state import STATE, next_id, user_frame
-from .tensor import EagerTensor, Tensor, convert_to_tensor
+from .tensor import EagerTensor, Tensor, convert_to_tensor, zeros_like_value
 
 __all__ = ["custom_gradient", "recompute_grad", "grad_pass_through"]
 
@@ -123,8 +124,6 @@ def _as_gradient(g):
 def _custom_vjp(g, ans, *inputs, call):
     """The gradient rule of every custom record: upstream of unused outputs is zeros (TF's tape), not ``None``."""
     if type(ans) is tuple:
-        from ..ops.array_ops import zeros_like_value  # noqa: PLC0415 - the op set builds on this package
-
         upstream = [zeros_like_value(o) if x is None else x for x, o in zip(g, ans)]
     else:
         upstream = [g]
@@ -168,11 +167,9 @@ def _record(name, inputs, result_is_tuple, outputs, call, results=()):
             continue
         tangents = getattr(rec, "tangents", None)
         if tangents is not None and any(getattr(r, "_id", None) in tangents for r in results):
-            from ..ops.array_ops import IDENTITY  # noqa: PLC0415 - the op set builds on this package
-
             for r, o in zip(results, outputs):
                 if getattr(r, "_id", None) in tangents:
-                    rec.records.append((IDENTITY, (r,), o, EMPTY, None))
+                    rec.records.append((P.IDENTITY, (r,), o, EMPTY, None))
                     tracked.add(o._id)
             continue
         if record is None:
@@ -254,17 +251,21 @@ def _pause_recording(f, args, kwargs):
         STATE.tapes = saved
 
 
+def _copy(x):
+    """TF's ``identity`` of an argument: a tensor of its own (a variable is read)."""
+    return execute(P.IDENTITY, (convert_to_tensor(x),))
+
+
 def _recomputed_gradients(f, args, kwargs, upstream, variables):
     """Run ``f`` again under a tape of its own and return the gradients of its outputs, weighted by ``upstream``.
 
     The inputs are copied first (TF's identities) so that one tensor passed twice gets a gradient per position;
     when an outer tape records the backward pass (higher order) it records the copies and the re-run too.
     """
-    from ..ops.array_ops import identity  # noqa: PLC0415 - the op set builds on this package
     from .tape import GradientTape, UnconnectedGradients  # noqa: PLC0415 - tape.py imports the backward pass
 
     with GradientTape() as tape:
-        copies = nest.map_structure(identity, args)
+        copies = nest.map_structure(_copy, args)
         tape.watch(copies)
         if variables is not None:
             tape.watch(variables)

@@ -31,10 +31,10 @@ def export(*paths):
 
 
 def install(module_globals, namespace):
-    """Copy every object exported to ``namespace`` into a namespace module and extend its ``__all__``."""
-    # Every op module must have run its @export lines first.
-    from .. import ops  # noqa: F401
+    """Copy every object exported to ``namespace`` into a namespace module and extend its ``__all__``.
 
+    The caller imports the op set (``tapeflow.ops``) first, so that every module has run its ``@export`` lines.
+    """
     table = _TABLE.get(namespace, {})
     module_globals.update(table)
     listed = module_globals.get("__all__")

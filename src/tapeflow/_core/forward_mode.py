@@ -33,46 +33,26 @@ import weakref
 
 import numpy as np
 
-from . import nest
-from .dispatch import READ_VARIABLE
+from . import errors, nest
+from . import primitives as P
+from .backprop import unbroadcast
+from .dispatch import READ_VARIABLE, execute
 from .dtypes import TRAINABLE_NUMS
 from .logs import log_first_n
 from .state import STATE
 from .tape import GradientTape, UnconnectedGradients
-from .tensor import convert_to_tensor, wrap
+from .tensor import convert_to_tensor, wrap, zeros_like_value
 
 __all__ = ["ForwardAccumulator", "DERIVE", "derived_jvp"]
 
 #: Returned by an own JVP rule for a case it leaves to the transposed gradient rule.
 DERIVE = object()
 
-_RULES_LOADED = False
-
-
-def _load_rules():
-    global _RULES_LOADED
-    if not _RULES_LOADED:
-        from ..ops import jvp_rules  # noqa: F401  (registers the own JVP rules; loaded on first use)
-
-        _RULES_LOADED = True
-
-
-_array_ops = None
-
-
-def _arrays():
-    global _array_ops
-    if _array_ops is None:
-        from ..ops import array_ops
-
-        _array_ops = array_ops
-    return _array_ops
-
-
 def _fit(t, shape):
     """``t`` broadcast to ``shape`` when its shape differs (tangents are not validated, as in TF's eager mode)."""
     if t._value.shape != shape:
-        return _arrays().broadcast_to(t, shape)
+        # ``tf.broadcast_to(t, shape_tuple)``: TF's fallback path, whose errors carry no `` name:`` suffix.
+        return errors.call_on_path(False, execute, P.BROADCAST_TO, (t,), {"shape": tuple(shape)})
     return t
 
 
@@ -95,7 +75,6 @@ def derived_jvp(op, tangents, outputs, inputs, attrs):
 
     Returns the output tangent (a list for multi-output ops, entries ``None`` where unconnected), or ``None``.
     """
-    from .backprop import unbroadcast  # noqa: PLC0415 - backprop imports the op modules lazily too
 
     multi = op.multi_output
     outs = outputs if multi else (outputs,)
@@ -250,7 +229,7 @@ class ForwardAccumulator:
     """
 
     def __init__(self, primals, tangents):
-        _load_rules()
+        P.load("jvp")  # the op set's own JVP rules, registered on first use
         self._state = _Accumulating()
         self._plain = {}  # tangents of integer (and other non-differentiable) primals: fetched, never propagated
         self._recording = False
@@ -317,8 +296,6 @@ class ForwardAccumulator:
             if result is None:
                 result = plain.get(tid)
             if result is None and unconnected is UnconnectedGradients.ZERO:
-                from ..ops.array_ops import zeros_like_value  # noqa: PLC0415
-
                 result = zeros_like_value(tensor)
             return result
 

@@ -4,6 +4,9 @@ Gathers give their ``params`` gradient in this form, so that a training step ove
 only the rows it read. Indices may repeat (nothing is deduplicated); densifying, with ``tf.convert_to_tensor``,
 sums the rows of repeated indices. Like TensorFlow's, the class is a plain holder: it stores what it is given
 without converting it, supports unary minus and nothing else arithmetic, and prints its three parts.
+
+Densifying (``_tapeflow_to_tensor``) and joining several slices of one tensor (``_concat``, for the backward pass)
+are ops: ``ops/gather_ops.py`` installs them on the class.
 """
 
 from __future__ import annotations
@@ -82,9 +85,3 @@ class IndexedSlices:
     def __str__(self):
         shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
         return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{shape})"
-
-    def _tapeflow_to_tensor(self, dtype=None):
-        """Densify (``tf.convert_to_tensor``): the rows of repeated indices add up."""
-        from ..ops.gather_ops import indexed_slices_to_tensor  # noqa: PLC0415 - the op set builds on this package
-
-        return indexed_slices_to_tensor(self, dtype)

@@ -11,8 +11,8 @@ tables, never by probing at runtime:
   (:func:`unbroadcast_batched`).
 * ``AXIS_ATTRS``: ops whose ordinary rule is elementwise except for axis attributes (softmax, cumsum, reverse ...):
   the rule runs with its non-negative axes shifted past the batch axis.
-* ``BATCHED_RULES`` (:mod:`._jacobian_rules`): rules written for a batch (matmul, reshape, transpose, reductions,
-  concat/split/stack, slicing ...).
+* ``BATCHED_RULES`` (``ops/batching_rules.py``, the op set's "batching" rule set): rules written for a batch
+  (matmul, reshape, transpose, reductions, concat/split/stack, slicing ...).
 * Every other differentiable op falls back to a loop over the batch *for that op only*: its ordinary rule runs
   once per row and the rows are stacked. The pass stays correct for every registered op, new ones included.
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import nest
+from . import primitives as P
 from .backprop import prune, unbroadcast
 from .dispatch import READ_VARIABLE, execute
 from .errors import InvalidArgumentError
@@ -64,18 +65,11 @@ _NO_PFOR_NON_PERSISTENT = {
                       "execution enabled and  with experimental_use_pfor set to False.",
 }
 
-_LIB = None
-
-
 def _lib():
-    """``(array_ops, math_ops, reduction_ops, rules module)``, imported on first use (the ops build on _core)."""
-    global _LIB
-    if _LIB is None:
-        from ..ops import array_ops, math_ops, reduction_ops
-        from . import _jacobian_rules
-
-        _LIB = (array_ops, math_ops, reduction_ops, _jacobian_rules)
-    return _LIB
+    """The op set's ``"batching"`` rule set (``ops/batching_rules.py``, loaded on first use): the batched rules,
+    ``diagonal_matmul``, and the composite functions the loop fallback needs (``reshape``, ``stack``, ``unstack``,
+    ``getitem``, ``transpose``) with TF's argument handling."""
+    return P.load("batching")
 
 
 # ------------------------------------------------------------------------------------------ batched pass
@@ -83,7 +77,6 @@ def _lib():
 
 def unbroadcast_batched(g, shape):
     """Sum a batched gradient ``g`` (``[N, ...]``) down to ``[N, *shape]``, keeping the batch axis 0."""
-    array_ops, _, reduction_ops, _ = _lib()
     gshape = g._value.shape
     n = gshape[0]
     inner = gshape[1:]
@@ -95,9 +88,9 @@ def unbroadcast_batched(g, shape):
         if d == 1 and inner[i + lead] != 1:
             axes.append(i + lead + 1)
     if axes:
-        g = execute(reduction_ops.SUM, (g,), {"axis": tuple(axes), "keepdims": False})
+        g = execute(P.SUM, (g,), {"axis": tuple(axes), "keepdims": False})
     if g._value.shape != (n,) + tuple(shape):
-        g = array_ops.reshape(g, (n,) + tuple(shape))
+        g = execute(P.RESHAPE, (g,), {"shape": (n,) + tuple(shape)})
     return g
 
 
@@ -121,20 +114,18 @@ def _call_rule(op, g, outputs, inputs, needs, attrs):
 
 def _dense(g):
     if getattr(g, "_tapeflow_indexed_slices", False):
-        from ..ops.gather_ops import indexed_slices_to_tensor  # noqa: PLC0415
-
-        return indexed_slices_to_tensor(g)
+        return g._tapeflow_to_tensor()  # densifying is installed by the op set
     return g
 
 
 def _fallback(op, g, outputs, inputs, needs, attrs, n):
     """The op's ordinary rule once per batch row, stacked: correct for any op, at ``n`` rule calls."""
-    array_ops = _lib()[0]
+    lib = _lib()
     if type(g) is tuple:
-        rows_in = [array_ops.unstack(x) if x is not None else [None] * n for x in g]
+        rows_in = [lib.unstack(x) if x is not None else [None] * n for x in g]
         per_row = [tuple(r[i] for r in rows_in) for i in range(n)]
     else:
-        per_row = array_ops.unstack(g)
+        per_row = lib.unstack(g)
     results = [[] for _ in inputs]
     for gi in per_row:
         for k, (t, need, ig) in enumerate(zip(inputs, needs, _call_rule(op, gi, outputs, inputs, needs, attrs))):
@@ -159,7 +150,7 @@ def _fallback(op, g, outputs, inputs, needs, attrs, n):
                     zeros = wrap(np.zeros(np.shape(t._value), t._value.dtype))
                 r = zeros
             filled.append(r)
-        out.append(array_ops.stack(filled))
+        out.append(lib.stack(filled))
     return out
 
 
@@ -175,7 +166,7 @@ def _batched_grads(op, g, outputs, inputs, needs, attrs, n):
                 shifted[key] = _shift_axes(shifted[key])
         grads = _call_rule(op, g, outputs, inputs, needs, shifted)
     else:
-        rule = _lib()[3].BATCHED_RULES.get(name)
+        rule = _lib().BATCHED_RULES.get(name)
         if rule is None:
             return _fallback(op, g, outputs, inputs, needs, attrs, n)
         grads = rule(g, outputs, *inputs, needs=needs, **attrs)
@@ -197,7 +188,6 @@ def batched_backward(recording, target, sources, seed):
     ``seed`` is the batch of output gradients for ``target``, ``[N, *target.shape]``, or :class:`Diagonal`
     (the identity, times a tensor of the target's shape).
     """
-    _, math_ops, _, _ = _lib()
     source_ids = {s._id for s in sources}
     reach, path = prune(recording.records, sources)
     grads = {}
@@ -206,7 +196,7 @@ def batched_backward(recording, target, sources, seed):
     if grads:
         token = quiet()
         try:
-            _walk(path, grads, reach, source_ids, math_ops.ADD)
+            _walk(path, grads, reach, source_ids, P.ADD)
         finally:
             loud(token)
     out = []
@@ -233,7 +223,7 @@ class Diagonal:
         v = self.d._value
         n = int(np.size(v))
         eye = wrap(np.eye(n, dtype=v.dtype).reshape((n,) + np.shape(v)))
-        return execute(_lib()[1].MUL, (eye, self.d))
+        return execute(P.MUL, (eye, self.d))
 
 
 # Ops through which a Diagonal batch stays diagonal when every needed input has the output's shape: the rule is
@@ -246,7 +236,7 @@ def _diagonal_grads(op, g, outputs, inputs, needs, attrs):
     """Input gradients for a :class:`Diagonal` ``g`` (Diagonal or dense), or ``None`` where the op needs it dense."""
     name = op.name
     if name in _DIAGONAL_RESHAPES:
-        return [Diagonal(_lib()[0].reshape(g.d, inputs[0]._value.shape))]
+        return [Diagonal(_lib().reshape(g.d, inputs[0]._value.shape))]
     if name in _DIAGONAL_SAFE:
         shape = np.shape(outputs._value)
         if any(need and np.shape(t._value) != shape for t, need in zip(inputs, needs)):
@@ -254,7 +244,7 @@ def _diagonal_grads(op, g, outputs, inputs, needs, attrs):
         grads = _call_rule(op, g.d, outputs, inputs, needs, attrs)
         return [Diagonal(ig) if need and ig is not None else None for ig, need in zip(grads, needs)]
     if name == "MatMul":
-        return _lib()[3].diagonal_matmul(g.d, outputs, *inputs, needs, **attrs)
+        return _lib().diagonal_matmul(g.d, outputs, *inputs, needs, **attrs)
     return None
 
 
@@ -406,7 +396,7 @@ def jacobian(tape, target, sources, unconnected_gradients, parallel_iterations, 
         out = _jacobian_loop(tape, target, flat, unconnected_gradients, target_shape)
         return nest.pack_sequence_as(sources, out)
     _count_pfor_call()
-    array_ops = _lib()[0]
+    lib = _lib()
     try:
         # In TF these fail inside the vectorised trace, so they surface as its ValueError.
         unconnected = _check_unconnected(unconnected_gradients)
@@ -427,7 +417,7 @@ def jacobian(tape, target, sources, unconnected_gradients, parallel_iterations, 
         if g is None:
             out.append(_zeros(full, s._value.dtype) if unconnected is UnconnectedGradients.ZERO else None)
         else:
-            out.append(array_ops.reshape(g, full))
+            out.append(lib.reshape(g, full))
     return nest.pack_sequence_as(sources, out)
 
 
@@ -440,16 +430,16 @@ def _check_row_dtype(g, target):
 
 def _jacobian_loop(tape, target, flat, unconnected, target_shape):
     """TF's ``experimental_use_pfor=False`` path: one ``gradient`` call per element of the target."""
-    array_ops = _lib()[0]
+    lib = _lib()
     with _EnsureRecording(tape):
-        flat_target = array_ops.reshape(target, [-1])
+        flat_target = lib.reshape(target, [-1])
     n = int(np.prod(target_shape, dtype=np.int64))
     rows = [[] for _ in flat]
     is_none = [False] * len(flat)
     for i in range(n):
         with _EnsureRecording(tape):
             # TF gathers; a slice selects the same element and keeps the per-row gradient dense.
-            y = array_ops.getitem(flat_target, i)
+            y = lib.getitem(flat_target, i)
         grads = tape.gradient(y, flat, unconnected_gradients=unconnected)
         for k, g in enumerate(grads):
             is_none[k] = g is None
@@ -463,7 +453,7 @@ def _jacobian_loop(tape, target, flat, unconnected, target_shape):
         if not n:
             # TF stacks an empty TensorArray of unknown element shape, which its static shape check rejects.
             raise ValueError(f"Tensor's shape (0,) is not compatible with supplied shape {full}.")
-        out.append(None if is_none[k] else array_ops.reshape(array_ops.stack(rows[k]), full))
+        out.append(None if is_none[k] else lib.reshape(lib.stack(rows[k]), full))
     return out
 
 
@@ -485,7 +475,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients, parallel_iterati
     b = target_shape[0]
     row = int(np.prod(target_shape[1:], dtype=np.int64))
     full = target_shape + source_shape[1:]
-    array_ops = _lib()[0]
+    lib = _lib()
     if not experimental_use_pfor:
         if not tape._persistent:
             raise RuntimeError(_NO_PFOR_NON_PERSISTENT["batch_jacobian"])
@@ -510,20 +500,20 @@ def batch_jacobian(tape, target, source, unconnected_gradients, parallel_iterati
     if g is None:
         # TF's compatibility quirk: zeros even under the default unconnected_gradients=NONE.
         return _zeros(full, target._value.dtype)
-    g = array_ops.reshape(g, (row, b, -1))
-    g = array_ops.transpose(g, (1, 0, 2))
-    return array_ops.reshape(g, full)
+    g = lib.reshape(g, (row, b, -1))
+    g = lib.transpose(g, (1, 0, 2))
+    return lib.reshape(g, full)
 
 
 def _batch_jacobian_loop(tape, target, source, unconnected, b, row):
     """TF's loop for ``batch_jacobian``: a ``gradient`` of each column of the ``[b, row]`` target."""
-    array_ops = _lib()[0]
+    lib = _lib()
     with _EnsureRecording(tape):
-        flat_target = array_ops.reshape(target, (b, row))
+        flat_target = lib.reshape(target, (b, row))
     rows, is_none = [], False
     for j in range(row):
         with _EnsureRecording(tape):
-            y = array_ops.getitem(flat_target, (slice(None), j))
+            y = lib.getitem(flat_target, (slice(None), j))
         g = tape.gradient(y, source, unconnected_gradients=unconnected)
         is_none = g is None
         if g is not None:
@@ -532,4 +522,4 @@ def _batch_jacobian_loop(tape, target, source, unconnected, b, row):
             rows.append(g)
     if is_none or not rows:
         return None
-    return array_ops.stack(rows)
+    return lib.stack(rows)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from .state import next_id, user_frame
 
-__all__ = ["ON", "WARN_NONE", "KEEP_SKELETONS", "note_op", "note_gradients", "note_read", "note_const",
+__all__ = ["ON", "WARN_NONE", "KEEP_SKELETONS", "EXPLAIN_NONES", "note_op", "note_gradients", "note_read", "note_const",
            "note_variable", "note_assign", "note_leave", "set_enabled", "enabled", "pause", "resume", "set_warn_none",
            "producer", "events", "clear", "resize", "SIZE", "EVENT_SIZE"]
 
@@ -58,6 +58,9 @@ WARN_NONE = False
 # Read by ``GradientTape.gradient``: a non-persistent tape keeps its recording's skeleton even when every gradient
 # is connected. Set when ``tapeflow.debug`` is loaded (a program that debugs pays for it, a training loop does not).
 KEEP_SKELETONS = False
+# What explain mode calls for each gradient() that returned a None: ``warn(tape, skeleton, targets, sources,
+# grads)``. ``tapeflow.debug`` installs it when loaded (the core never imports the debugging tools).
+EXPLAIN_NONES = None
 
 
 def note_op(op, inputs, result, where=None):

@@ -19,7 +19,7 @@ from .dtypes import is_trainable
 from .logs import log_first_n
 from .skeleton import skeleton_of
 from .state import STATE, line_of, user_frame
-from .tensor import EagerTensor, Tensor, convert_to_tensor
+from .tensor import EagerTensor, Tensor, convert_to_tensor, zeros_like_value
 from .variable import ResourceVariable
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
@@ -210,8 +210,6 @@ class GradientTape:
         if not self._persistent:
             _keep_for_explain(self, flat_targets, flat_sources, grads)
         if unconnected is UnconnectedGradients.ZERO:
-            from ..ops.array_ops import zeros_like_value  # noqa: PLC0415
-
             grads = [zeros_like_value(s) if g is None else g for g, s in zip(grads, flat_sources)]
         if provenance.WARN_NONE:
             _explain_nones(self, flat_targets, flat_sources, grads)
@@ -324,10 +322,9 @@ def _explain_nones(tape, flat_targets, flat_sources, grads):
     """Explain mode (``tapeflow.debug.explain_none_gradients``): log why each ``None`` gradient is ``None``."""
     for g in grads:
         if g is None:
-            from ..debug.explain import warn_none_gradients  # noqa: PLC0415 - debugging only: loaded on first use
-
+            # Explain mode is switched on by ``tapeflow.debug``, which installed the explaining function when loaded.
             skeleton = skeleton_of(tape._tape) if tape._tape is not None else tape._skeleton
-            warn_none_gradients(tape, skeleton, flat_targets, flat_sources, grads)
+            provenance.EXPLAIN_NONES(tape, skeleton, flat_targets, flat_sources, grads)
             return
 
 

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from . import dtypes, nest, provenance
+from . import sizes as _sizes
 from .convert import infer, to_dtype
 from .shape import TensorShape
 from .state import next_id
@@ -228,6 +229,14 @@ def wrap(value) -> Tensor:
     return t
 
 
+def zeros_like_value(source):
+    """Zeros of a tensor's or variable's shape and dtype, not recorded (``unconnected_gradients="zero"``, the unused
+    outputs of a custom gradient, forward mode's unconnected tangents)."""
+    v = source._value
+    arr = np.zeros(np.shape(v), v.dtype)
+    return wrap(arr[()] if arr.ndim == 0 else arr)
+
+
 def is_tensor(x) -> bool:
     """Whether ``x`` is a tensor, variable or ``IndexedSlices`` (``tf.is_tensor``)."""
     return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False) or getattr(
@@ -242,6 +251,15 @@ def to_numpy_value(value, dtype=None):
     if dtype is None:
         return infer(value)
     return to_dtype(value, dtype)
+
+
+def pack_nested(values, dtype=None):
+    """A nested list that holds tensors as one tensor: TF's auto-packing, a ``Pack`` op with TF's conversion rules.
+
+    The op set installs it (``ops/array_ops.py`` replaces this function); without the op set there is nothing to
+    pack with.
+    """
+    raise ImportError("packing a list of tensors needs the op set: import tapeflow")
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
@@ -268,9 +286,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
     if conv is not None:
         return conv(dtype)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from ..ops.array_ops import stack_nested  # noqa: PLC0415 - packing needs the op set
-
-        return convert_to_tensor(stack_nested(value, dtype), dtype)
+        return convert_to_tensor(pack_nested(value, dtype), dtype)
     if dtype is None and dtype_hint is not None:
         hint = dtypes.as_dtype(dtype_hint)
         hint.as_numpy_dtype  # noqa: B018 - a bfloat16 hint raises here rather than falling back to inference
@@ -284,8 +300,6 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
 def _filled(shape, arr):
     """A one-element ``arr`` repeated to ``shape`` as TF's ``constant`` does it: a Fill whose dimensions are taken
     as int32 (so ``[2**32 + 2]`` is ``[2]``), refused and allocated as the Fill op's are."""
-    from ..ops import _sizes  # noqa: PLC0415 - the ops package imports this module
-
     dims = [_sizes.wrap_int(d, 32) for d in shape]
     _sizes.check_dims("Fill", dims, None)
     out = _sizes.allocating("Fill", None, _sizes.empty, dims, arr.dtype)

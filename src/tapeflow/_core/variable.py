@@ -385,85 +385,13 @@ class Variable:
         self._update(delta, "AssignSubVariableOp", -1)
         return self._unread() if read_value else None
 
-    # --- sparse reads and updates (ops/gather_ops.py and ops/scatter_ops.py) ---------------------------------
-    def sparse_read(self, indices, name=None):
-        """``tf.gather(variable, indices)``: rows of the value (its gradient is an ``IndexedSlices``)."""
-        from ..ops.gather_ops import gather
-
-        return gather(self, indices)
-
-    def gather_nd(self, indices, name=None):
-        """``tf.gather_nd(variable, indices)``."""
-        from ..ops.scatter_ops import gather_nd
-
-        return gather_nd(self, indices)
-
-    def _scatter(self, kind, sparse_delta):
-        from ..ops.scatter_ops import scatter_variable
-
-        if provenance.ON:
-            provenance.note_assign(self._id, getattr(sparse_delta, "values", None), f"scatter_{kind}")
-        with self._lock:  # a read-modify-write of a copy: the lock keeps concurrent updates from being lost
-            return scatter_variable(self, kind, sparse_delta)
-
-    def _scatter_nd(self, kind, indices, updates):
-        from ..ops.scatter_ops import scatter_nd_variable
-
-        if provenance.ON:
-            provenance.note_assign(self._id, updates, f"scatter_nd_{kind}")
+    # --- updates the op set defines (``ops/variable_methods.py``: sparse reads, scatters, slices) --------------
+    def _locked(self, update, *args):
+        """``update(self, *args)``, a read-modify-write of a copy of the value, under the variable's lock: the
+        scatters and slice assignments the op set installs on this class run through here, so concurrent updates
+        are not lost. ``update`` must not convert anything that reads this variable (do that before)."""
         with self._lock:
-            return scatter_nd_variable(self, kind, indices, updates)
-
-    def scatter_add(self, sparse_delta, use_locking=False, name=None):
-        """Add the rows of an ``IndexedSlices`` at its indices (repeated indices add up); returns the variable."""
-        return self._scatter("add", sparse_delta)
-
-    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
-        """Subtract the rows of an ``IndexedSlices`` at its indices (repeated indices add up)."""
-        return self._scatter("sub", sparse_delta)
-
-    def scatter_update(self, sparse_delta, use_locking=False, name=None):
-        """Replace the rows at an ``IndexedSlices``' indices by its values."""
-        return self._scatter("update", sparse_delta)
-
-    def scatter_max(self, sparse_delta, use_locking=False, name=None):
-        """Rows at the indices become the element-wise maximum of themselves and the ``IndexedSlices``' values."""
-        return self._scatter("max", sparse_delta)
-
-    def scatter_min(self, sparse_delta, use_locking=False, name=None):
-        """Rows at the indices become the element-wise minimum of themselves and the ``IndexedSlices``' values."""
-        return self._scatter("min", sparse_delta)
-
-    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
-        """Multiply the rows at the indices by the ``IndexedSlices``' values."""
-        return self._scatter("mul", sparse_delta)
-
-    def scatter_div(self, sparse_delta, use_locking=False, name=None):
-        """Divide the rows at the indices by the ``IndexedSlices``' values."""
-        return self._scatter("div", sparse_delta)
-
-    def scatter_nd_add(self, indices, updates, name=None):
-        """``tf.tensor_scatter_nd_add`` applied to the variable in place; returns the variable."""
-        return self._scatter_nd("add", indices, updates)
-
-    def scatter_nd_sub(self, indices, updates, name=None):
-        """``tf.tensor_scatter_nd_sub`` applied to the variable in place."""
-        return self._scatter_nd("sub", indices, updates)
-
-    def scatter_nd_update(self, indices, updates, name=None):
-        """``tf.tensor_scatter_nd_update`` applied to the variable in place."""
-        return self._scatter_nd("update", indices, updates)
-
-    def scatter_nd_max(self, indices, updates, name=None):
-        """``tf.tensor_scatter_nd_max`` applied to the variable in place."""
-        return self._scatter_nd("max", indices, updates)
-
-    def scatter_nd_min(self, indices, updates, name=None):
-        """``tf.tensor_scatter_nd_min`` applied to the variable in place."""
-        return self._scatter_nd("min", indices, updates)
-
-    def __getitem__(self, key):
-        return _VariableSlice.of(self, key)
+            return update(self, *args)
 
     # --- Python protocols ----------------------------------------------------------------------------------
     def __repr__(self):
@@ -581,13 +509,11 @@ class _VariableSlice(EagerTensor):
     __slots__ = ("_var", "_index")
 
     @classmethod
-    def of(cls, var, key):
-        from ..ops.array_ops import getitem, strided_slice_index
-
-        t = getitem(var._read(), key)
+    def of(cls, var, read, index):
+        """The slice of ``var`` at ``index`` (a NumPy index), whose value is the tensor ``read`` (``var[key]``)."""
         out = object.__new__(cls)
-        out._value, out._id = t._value, t._id
-        out._var, out._index = var, strided_slice_index(key)
+        out._value, out._id = read._value, read._id
+        out._var, out._index = var, index
         return out
 
     def assign(self, value, name=None, read_value=True):
@@ -615,37 +541,9 @@ class ResourceVariable(Variable):
     """The class of the variables ``tf.Variable(...)`` creates (TF's resource variables)."""
 
 
-def _install_operators():
-    """Variables use the tensor operators on a fresh read of their value (each read is recorded)."""
-    from ..ops.operators import BINARY, binary_on_read
-
-    names = [n for n in vars(Tensor) if n.startswith("__") and n.endswith("__") and n not in _NOT_OPERATORS]
-    for n in names:
-        fn = getattr(Tensor, n)
-        if n in BINARY:
-            op = binary_on_read(BINARY[n])  # the common binary operators, straight to dispatch
-        elif fn.__code__.co_argcount == 2:
-            def op(self, other, _fn=fn):  # binary: without *args packing
-                return _fn(self._read(), other)
-        else:
-            def op(self, *args, _fn=fn):
-                return _fn(self._read(), *args)
-
-        op.__name__ = n
-        setattr(Variable, n, op)
-    from ..ops.operators import variable_eq, variable_ne
-
-    Variable.__eq__ = lambda self, other: variable_eq(self._read(), other)
-    Variable.__ne__ = lambda self, other: variable_ne(self._read(), other)
-    Variable.__pos__ = _no_unary_plus
-
-
-def _no_unary_plus(self):
-    raise TypeError("bad operand type for unary +: 'ResourceVariable'")
-
-
-_NOT_OPERATORS = {"__init__", "__new__", "__repr__", "__str__", "__hash__", "__array__", "__len__", "__iter__",
-                  "__bool__", "__float__", "__int__", "__index__", "__format__", "__getitem__", "__copy__",
-                  "__deepcopy__", "__reduce__", "__slots__", "__module__", "__doc__", "__weakref__",
-                  "__array_priority__", "__complex__", "__qualname__", "__dict__", "__annotations__",
-                  "__firstlineno__", "__static_attributes__"}
+# Tensor attributes that are not operators: ``ops/operators.py`` gives variables every other dunder of Tensor.
+NOT_OPERATORS = {"__init__", "__new__", "__repr__", "__str__", "__hash__", "__array__", "__len__", "__iter__",
+                 "__bool__", "__float__", "__int__", "__index__", "__format__", "__getitem__", "__copy__",
+                 "__deepcopy__", "__reduce__", "__slots__", "__module__", "__doc__", "__weakref__",
+                 "__array_priority__", "__complex__", "__qualname__", "__dict__", "__annotations__",
+                 "__firstlineno__", "__static_attributes__"}

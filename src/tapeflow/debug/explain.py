@@ -545,3 +545,7 @@ def _at(where):
 
 def _cap(text):
     return text[:1].upper() + text[1:]
+
+
+# What ``GradientTape.gradient`` calls in explain mode (the core reaches the debugging tools only through this).
+provenance.EXPLAIN_NONES = warn_none_gradients

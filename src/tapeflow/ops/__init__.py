@@ -3,6 +3,7 @@
 Each module imports what it builds on itself, so the order here does not matter.
 """
 
+from .._core import primitives as _primitives
 from . import (  # noqa: F401
     activation_ops,
     array_ops,
@@ -28,4 +29,23 @@ from . import (  # noqa: F401
     reduction_ops,
     segment_ops,
     sort_ops,
+    variable_methods,
 )
+
+# The core emits some primitives itself (accumulating, unbroadcasting ...): look them up now, so that a missing one
+# fails at import rather than in the middle of a backward pass.
+_primitives.bind()
+
+
+def _jvp_rules():
+    from . import jvp_rules  # noqa: F401, PLC0415 - registers the own JVP rules (forward mode's first use)
+
+
+def _batching_rules():
+    from . import batching_rules  # noqa: PLC0415 - the jacobian's batched rules (its first use)
+
+    return batching_rules
+
+
+_primitives.provide("jvp", _jvp_rules)
+_primitives.provide("batching", _batching_rules)

@@ -9,6 +9,8 @@ import numpy as np
 
 from .._core import dtypes as _dtypes
 from .._core import errors
+from .._core import sizes as _sizes
+from .._core import tensor as _tensor_module
 from .._core.convert import c_name, cannot_convert
 from .._core.dispatch import execute
 from .._core.logs import get_logger
@@ -16,7 +18,6 @@ from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
 from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, to_numpy_value, wrap
-from . import _sizes
 from ._convert import matching, to_tensor
 
 __all__ = [
@@ -336,13 +337,6 @@ def ones_like(input, dtype=None, name=None, layout=None):
     return execute(ONES_LIKE, (x,))
 
 
-def zeros_like_value(source):
-    """Zeros of a source's shape and dtype, for ``unconnected_gradients='zero'`` (never recorded)."""
-    v = source._value
-    arr = np.zeros(np.shape(v), v.dtype)
-    return wrap(arr[()] if arr.ndim == 0 else arr)
-
-
 def range(start, limit=None, delta=1, dtype=None, name="range"):
     """``[start, start + delta, ...)`` up to ``limit`` (``tf.range``); one argument means ``[0, start)``."""
     if limit is None:
@@ -572,6 +566,9 @@ def stack_nested(values, dtype=None):
     if dtype is not None:
         items = [convert_to_tensor(v, dtype) if not isinstance(v, Tensor) else v for v in items]
     return stack(items)
+
+
+_tensor_module.pack_nested = stack_nested  # ``convert_to_tensor`` of a list of tensors packs with this
 
 
 # ------------------------------------------------------------------------------------------ shape queries

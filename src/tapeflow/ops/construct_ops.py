@@ -12,15 +12,15 @@ import numpy as np
 
 from .._core import dtypes as _dtypes
 from .._core import errors
+from .._core import sizes as _sizes
 from .._core.convert import c_name, cannot_convert
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, FLOAT, defop
+from .._core.sizes import wrap_int
 from .._core.tensor import Tensor, convert_to_tensor, wrap
-from . import _sizes
 from ._convert import matching, to_tensor
-from ._sizes import wrap_int
 from .array_ops import BROADCAST_TO, cast, ones, reshape, zeros
 from .array_ops import range as _range
 from .manip_ops import attr_error, expand_dims, kernel_error, value_of

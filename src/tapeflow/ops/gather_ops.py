@@ -321,3 +321,10 @@ def concat_slices(parts):
     return IndexedSlices(values, wrap(np.concatenate(indices)), parts[0].dense_shape)
 
 
+def _densify(slices, dtype=None):
+    """Densify (``tf.convert_to_tensor``): the rows of repeated indices add up."""
+    return indexed_slices_to_tensor(slices, dtype)
+
+
+IndexedSlices._tapeflow_to_tensor = _densify
+IndexedSlices._concat = staticmethod(concat_slices)

@@ -21,9 +21,9 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
+from .._core.sizes import check_built, empty, wrap_int
 from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
-from ._sizes import check_built, empty, wrap_int
 from .array_ops import IDENTITY, RESHAPE, STRIDED_SLICE, zeros_like
 from .reduction_ops import SUM
 

@@ -15,9 +15,9 @@ from .._core.convert import c_name
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import ALL, defop
+from .._core.sizes import check_built, wrap_int
 from .._core.tensor import Tensor
 from ._convert import matching, to_tensor
-from ._sizes import check_built, wrap_int
 from .manip_ops import int_values, kernel_error, scalar_if_0d
 
 __all__ = ["pad", "slice"]

@@ -28,13 +28,13 @@ import numpy as np
 
 from .._core import dtypes as _dtypes
 from .._core import errors
+from .._core import sizes as _sizes
 from .._core.convert import c_name
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import defop
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, convert_to_tensor, wrap
-from . import _sizes
 from ._convert import to_tensor
 from .array_ops import where
 from .math_ops import ADD, MUL, REALDIV, SUB, greater_equal

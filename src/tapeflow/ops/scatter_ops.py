@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from .._core import errors
+from .._core import sizes as _sizes
 from .._core.convert import c_name, to_dtype
 from .._core.dispatch import execute
 from .._core.exports import export
@@ -21,7 +22,6 @@ from .._core.opdefs import OPDEFS
 from .._core.registry import defop
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, convert_to_tensor, wrap
-from . import _sizes
 from ._convert import to_tensor
 from .array_ops import cast, reshape, zeros_like
 from .math_ops import equal, negative

@@ -15,9 +15,9 @@ from .._core import dtypes, errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import NUMERIC, REAL, defop
+from .._core.sizes import wrap_int
 from .._core.tensor import Tensor, convert_to_tensor, wrap
 from ._convert import to_tensor
-from ._sizes import wrap_int
 from .array_ops import RESHAPE, SELECT
 from .manip_ops import attr_error
 from .math_ops import MAXIMUM, MUL, REALDIV, SQRT, truediv

@@ -1,25 +1,32 @@
-"""Gradient rules for a *batch* of upstream gradients, for :mod:`.jacobian`'s one-pass jacobian.
+"""Gradient rules for a *batch* of upstream gradients, for the one-pass jacobian (``_core/jacobian.py``).
 
 Each rule has the ordinary rule's signature, ``rule(g, ans, *inputs, needs, **attrs)``, but ``g`` carries a leading
 batch axis (``[N, *ans.shape]``) and every gradient it returns must carry it too (``[N, ...]``, broadcast shapes
 allowed: the caller sums them back to ``[N, *input.shape]``). Like the ordinary rules they are written with
-tapeflow ops, so an outer tape records them. Ops listed nowhere in :mod:`.jacobian` fall back to a loop over the
-batch, so a rule belongs here only where it beats that loop.
+tapeflow ops, so an outer tape records them. Ops with no rule here (and not elementwise or axis-shifted, which the
+jacobian handles itself) fall back to a loop over the batch, so a rule belongs here only where it beats that loop.
+
+This module is the op set's ``"batching"`` rule set: the core loads it on the first jacobian
+(``primitives.load("batching")``) and also takes from it the composite functions its loop fallback calls
+(``reshape``, ``stack``, ``unstack``, ``getitem``, ``transpose``, with TF's argument handling).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..ops import array_ops, math_ops, reduction_ops
-from ..ops.manip_ops import CONCAT, SPLIT_V
-from ..ops.nn_ops import _channel_axis
-from ..ops.pad_ops import MIRROR_PAD_GRAD, PAD, SLICE
-from ..ops.reduction_ops import _count, _kept_shape, _lse_shift
-from .dispatch import execute
-from .tensor import wrap
+from .._core.dispatch import execute
+from .._core.registry import REGISTRY
+from .._core.tensor import wrap
+from . import array_ops, math_ops, reduction_ops
+from .array_ops import STRIDED_SLICE, STRIDED_SLICE_GRAD, getitem, reshape, stack, transpose, unstack
+from .linalg_ops import MATMUL
+from .manip_ops import CONCAT, SPLIT_V
+from .nn_ops import _channel_axis
+from .pad_ops import MIRROR_PAD_GRAD, PAD, SLICE
+from .reduction_ops import _count, _kept_shape, _lse_shift
 
-__all__ = ["BATCHED_RULES", "diagonal_matmul"]
+__all__ = ["BATCHED_RULES", "diagonal_matmul", "getitem", "reshape", "stack", "transpose", "unstack"]
 
 BATCHED_RULES = {}
 
@@ -58,8 +65,6 @@ def _zeros_batch(n, t):
 
 
 def _mm(x, y, transpose_a=False, transpose_b=False):
-    from ..ops.linalg_ops import MATMUL  # noqa: PLC0415
-
     attrs = {"transpose_a": transpose_a, "transpose_b": transpose_b} if transpose_a or transpose_b else {}
     return execute(MATMUL, (x, y), attrs)
 
@@ -196,16 +201,12 @@ def _batched_index(index):
 
 @_rule("StridedSlice", "BooleanMask")
 def _strided_slice(g, y, x, needs, index):
-    from ..ops.array_ops import STRIDED_SLICE_GRAD  # noqa: PLC0415
-
     shape = (_n(g),) + tuple(np.shape(x._value))
     return execute(STRIDED_SLICE_GRAD, (g,), {"shape": shape, "index": _batched_index(index)})
 
 
 @_rule("StridedSliceGrad", "BooleanMaskGrad")
 def _strided_slice_grad(g, y, dy, needs, shape, index):
-    from ..ops.array_ops import STRIDED_SLICE  # noqa: PLC0415
-
     return execute(STRIDED_SLICE, (g,), {"index": _batched_index(index)})
 
 
@@ -304,12 +305,9 @@ def _bias_add(g, y, value, bias, needs, data_format):
     return g, gb
 
 
-
 @_rule("Relu6Grad", "LeakyReluGrad")
 def _grad_op_zero_second(g, dx, upstream, x, needs, **attrs):
     """Gradient ops whose rule is elementwise for the upstream gradient and zeros (not None) for the input."""
-    from .registry import REGISTRY  # noqa: PLC0415
-
     op = REGISTRY["Relu6Grad" if not attrs else "LeakyReluGrad"]
     first = op.vjp(g, dx, upstream, x, (needs[0], False), **attrs)[0] if needs[0] else None
     return first, (_zeros_batch(_n(g), x) if needs[1] else None)

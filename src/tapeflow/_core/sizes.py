@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import errors
+from . import errors
 
 __all__ = ["INT64_MAX", "wrap_int", "check_dims", "check_built", "empty", "zeros", "allocating", "reserve"]
 
