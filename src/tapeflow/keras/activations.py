@@ -15,7 +15,7 @@ import warnings
 
 from .._core.tensor import convert_to_tensor
 from .initializers import serialize_object
-from .optimizers._extras import serialize_function
+from .optimizers.serialization import serialize_function
 
 __all__ = [
     "celu", "elu", "exponential", "gelu", "glu", "hard_shrink", "hard_sigmoid", "hard_silu", "hard_swish",

@@ -32,7 +32,7 @@ def _tf():
 
 
 def _floatx():
-    from ._metric_base import floatx
+    from .metrics.base import floatx
 
     return floatx()
 

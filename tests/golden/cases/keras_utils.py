@@ -1,5 +1,6 @@
 """tf.keras.utils (Keras 3.15): to_categorical and normalize on NumPy arrays, lists and tensors (values, dtypes,
-NumPy-versus-tensor results, errors), set_random_seed's seeding and errors, and Progbar's identity.
+NumPy-versus-tensor results, errors), set_random_seed's seeding and errors, Progbar's identity, pad_sequences, the
+(x, y, sample_weight) packing helpers, the custom-object registry and standardize_dtype.
 """
 
 import random
@@ -9,6 +10,7 @@ import numpy as np
 from tests.golden.harness import case, catch
 
 M2 = [[3.0, 4.0], [0.0, 0.0]]
+SEQS = [[1, 2, 3], [4, 5], [6], [], [7, 8, 9, 10]]
 
 
 def _kind(r):
@@ -98,3 +100,67 @@ def progbar_export(tf):
     U = tf.keras.utils
     return [U.Progbar.__name__, callable(U.Progbar), sorted(n for n in ("Progbar", "normalize", "set_random_seed",
                                                                          "to_categorical") if hasattr(U, n))]
+
+
+@case
+def pad_sequences_modes(tf):
+    p = tf.keras.utils.pad_sequences
+    return [p(SEQS), p(SEQS, maxlen=2), p(SEQS, padding="post"), p(SEQS, maxlen=3, truncating="post"),
+            p(SEQS, maxlen=3, padding="post", truncating="post", value=-1), p(SEQS, dtype="float32", value=0.5),
+            p([[[1, 2], [3, 4]], [[5, 6]]]), p([np.array([1.5, 2.5])], maxlen=4, dtype="float64")]
+
+
+@case
+def pad_sequences_errors(tf):
+    p = tf.keras.utils.pad_sequences
+    return [catch(p, 5), catch(p, [[1], 2]), catch(p, SEQS, padding="mid"), catch(p, SEQS, truncating="mid"),
+            catch(p, [["a"]], value="x"), catch(p, [[[1, 2]], [[1, 2, 3]]]),
+            p([["ab", "c"], ["d"]], dtype=object, value="")]
+
+
+@case
+def pack_unpack(tf):
+    u = tf.keras.utils
+    return [u.pack_x_y_sample_weight(1), u.pack_x_y_sample_weight([1, 2]), u.pack_x_y_sample_weight(1, 2),
+            u.pack_x_y_sample_weight(1, 2, 3), u.pack_x_y_sample_weight(1, None, 3),
+            u.unpack_x_y_sample_weight(1), u.unpack_x_y_sample_weight((1,)), u.unpack_x_y_sample_weight([1, 2]),
+            u.unpack_x_y_sample_weight((1, 2, 3)), catch(u.unpack_x_y_sample_weight, (1, 2, 3, 4))]
+
+
+@case
+def custom_objects(tf):
+    u = tf.keras.utils
+
+    @u.register_keras_serializable(package="Golden")
+    def my_fn(x):
+        return x
+
+    @u.register_keras_serializable(package="Golden", name="Renamed")
+    class MyThing:
+        def get_config(self):
+            return {}
+
+    class NoConfig:
+        pass
+
+    out = [u.get_registered_name(my_fn), u.get_registered_name(MyThing), u.get_registered_name(len),
+           u.get_registered_object("Golden>my_fn") is my_fn, u.get_registered_object("Golden>Renamed") is MyThing,
+           u.get_registered_object("nothing"), "Golden>my_fn" in u.get_custom_objects(),
+           catch(u.register_keras_serializable(), NoConfig)]
+    with u.custom_object_scope({"scoped": 5}):
+        out.append(u.get_registered_object("scoped"))
+    out.append(u.get_registered_object("scoped"))
+    with u.CustomObjectScope({"a": 1, "b": 2}) as scope:
+        out.append([u.get_registered_object("a"), u.get_registered_object("b"), sorted(scope.custom_objects)])
+    out.append(catch(u.CustomObjectScope, {"a": 1}, {"b": 2}))
+    out.append(u.get_registered_object("x", custom_objects={"x": 3}, module_objects={"x": 4}))
+    out.append(u.get_registered_object("y", module_objects={"y": 4}))
+    del u.get_custom_objects()["Golden>my_fn"], u.get_custom_objects()["Golden>Renamed"]
+    return out
+
+
+@case
+def misc_utils(tf):
+    u = tf.keras.utils
+    return [u.standardize_dtype("float"), u.standardize_dtype(tf.float64), u.standardize_dtype(np.int32),
+            u.standardize_dtype("int")]

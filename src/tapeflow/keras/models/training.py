@@ -14,8 +14,8 @@ from .. import callbacks as _callbacks
 from .. import losses as _losses
 from .. import metrics as _metrics
 from .. import optimizers as _optimizers
-from .._metric_base import MeanMetricWrapper
 from ..layers.base import traced_batch
+from ..metrics.base import MeanMetricWrapper
 from . import _compile, _data
 
 __all__ = ["TrainingMixin"]

@@ -9,8 +9,8 @@ an error part-way (a gradient of the wrong shape) leaves the variables before it
 was, as on TensorFlow.
 
 Subclasses implement ``build(variables)`` (calling ``super().build``) and ``update_step(gradient, variable,
-learning_rate)``, and extend ``get_config``. Clipping, weight decay, weight averaging (EMA) and gradient
-accumulation live in ``_extras.py``.
+learning_rate)``, and extend ``get_config``. The optional parts of a step live in mixins next to this file:
+``clipping.py``, ``weight_decay.py``, ``moving_average.py`` (EMA) and ``accumulation.py`` (gradient accumulation).
 """
 
 from __future__ import annotations
@@ -23,7 +23,12 @@ from ..._core.tensor import Tensor, constant
 from ...ops.array_ops import cast
 from .._state import auto_name, name_scope
 from ..variables import Variable
-from . import _extras, schedules
+from . import schedules
+from .accumulation import AccumulationMixin
+from .clipping import ClippingMixin
+from .moving_average import MovingAverageMixin
+from .serialization import serialize_function
+from .weight_decay import WeightDecayMixin
 
 __all__ = ["Optimizer"]
 
@@ -46,7 +51,7 @@ def _one(dtype):
     return one
 
 
-class Optimizer(_extras.ExtrasMixin):
+class Optimizer(ClippingMixin, WeightDecayMixin, MovingAverageMixin, AccumulationMixin):
     """Base class of Keras optimizers.
 
     Args:
@@ -83,7 +88,8 @@ class Optimizer(_extras.ExtrasMixin):
         self.use_ema = use_ema
         self.loss_scale_factor = loss_scale_factor
         self.gradient_accumulation_steps = gradient_accumulation_steps
-        self._check_extras(gradient_accumulation_steps, use_ema, ema_momentum, ema_overwrite_frequency)
+        self._check_accumulation(gradient_accumulation_steps)
+        self._check_moving_average(use_ema, ema_momentum, ema_overwrite_frequency)
         self.ema_momentum = ema_momentum
         self.ema_overwrite_frequency = ema_overwrite_frequency
         if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
@@ -154,7 +160,8 @@ class Optimizer(_extras.ExtrasMixin):
 
     def build(self, variables):
         """Create the per-variable state for ``variables``; subclasses add their slots after calling this."""
-        self._build_extras(variables)
+        self._build_moving_averages(variables)
+        self._build_accumulators(variables)
         for i, variable in enumerate(variables):
             self._trainable_variables_indices[self._var_key(variable)] = i
         self._trainable_variables = variables[:]
@@ -312,7 +319,8 @@ class Optimizer(_extras.ExtrasMixin):
             if grads:
                 if self.loss_scale_factor is not None:
                     grads = [g / self.loss_scale_factor for g in grads]
-                self._apply_with_extras(grads, trainable_variables)
+                self._step_or_accumulate(grads, trainable_variables)
+                self._update_moving_averages()
                 for variable in trainable_variables:
                     if variable.constraint is not None:
                         variable.assign(variable.constraint(variable))
@@ -380,7 +388,7 @@ class Optimizer(_extras.ExtrasMixin):
         elif isinstance(self._learning_rate, Variable):
             learning_rate = float(self._learning_rate.numpy())
         else:
-            learning_rate = _extras.serialize_function(self._learning_rate)
+            learning_rate = serialize_function(self._learning_rate)
         return {
             "name": self.name,
             "learning_rate": learning_rate,
