@@ -7,7 +7,8 @@ and is checked for
 (d) ``None`` gradients through non-differentiable ops (zeros for ``tf.sign``, as TF defines it);
 (e) coverage: a registered op without an entry fails the suite, and each entry's flags match the registry;
 (f) rules on NumPy values (``Op.defraw``, used when nothing records the backward pass) agree bit for bit with the
-    tensor rules, in float32 and float64.
+    tensor rules, in float32 and float64;
+(g) purity: forward and backward recorded on inputs of the same shapes but other values give the same equations.
 """
 
 from __future__ import annotations
@@ -359,3 +360,61 @@ def test_raw_rule_matches_tensor_rule(entry, sample, watch, dtype, monkeypatch):
         if a is not None:
             assert a.dtype == b.dtype and a.shape == b.shape, f"input {i}: {a.dtype}{a.shape} vs {b.dtype}{b.shape}"
             np.testing.assert_array_equal(a, b, err_msg=f"input {i}")
+
+
+# ------------------------------------------------------------------------------------------ (g) pure in values
+
+
+def _other_values(entry, sample):
+    """Inputs of the same shapes and dtypes as the sample's, with other floating values of the same signs (so each
+    stays in its op's domain); integer and bool inputs (indices, masks) are kept."""
+    rng = _rng("other", entry.name, sample.name)
+    out = []
+    for a in sample.args:
+        a = np.asarray(a)
+        if a.dtype.kind in "fc":
+            a = a * rng.uniform(0.9, 0.97, a.shape).astype(a.real.dtype)
+        out.append(a)
+    return out
+
+
+def _attr_key(value):
+    if isinstance(value, np.ndarray):
+        return ("array", value.shape, value.dtype.str)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _attr_key(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_attr_key(v) for v in value)
+    return repr(value)
+
+
+def _equations(entry, sample, arrays, ws):
+    """What a tape records for the forward and backward pass of ``sum(f(x) * w)``: each op's name, attrs, and its
+    inputs' and outputs' shapes and dtypes (no values)."""
+    xs = _inputs(entry, arrays)
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch(xs)
+        with tf.GradientTape() as inner:
+            inner.watch(xs)
+            loss = _tf_loss(_call(entry, sample, xs), ws)
+        try:
+            inner.gradient(loss, xs)
+        except LookupError as exc:  # an op TF cannot differentiate (SoftsignGrad): the same error both times
+            return [("raises", type(exc).__name__, str(exc))]
+
+    def sig(ts):
+        ts = ts if isinstance(ts, tuple) else (ts,)
+        return tuple((np.shape(t._value), np.asarray(t._value).dtype.str) for t in ts)
+
+    return [(op.name, _attr_key(attrs), sig(inputs), sig(outputs))
+            for op, inputs, outputs, attrs, _where in outer._tape.records]
+
+
+@pytest.mark.parametrize("entry,sample", _params(DIFFERENTIABLE, "pure"))
+def test_recorded_equations_do_not_depend_on_values(entry, sample):
+    """Rules branch on shapes, dtypes and attrs only, and forwards keep no hidden state: two runs on inputs of the
+    same shapes and dtypes record the same equations (a tracer would freeze whichever branch it saw)."""
+    ws = _weights(entry, sample)
+    first = _equations(entry, sample, sample.args, ws)
+    second = _equations(entry, sample, _other_values(entry, sample), ws)
+    assert first == second

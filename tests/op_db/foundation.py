@@ -24,6 +24,8 @@ op("Pow", lambda x, y=None, exponent=None: tf.pow(x, y if exponent is None else 
    lambda x, y=None, exponent=None: np.power(x, y if exponent is None else x.dtype.type(exponent)),
    binary("Pow", positive(0.5, 2.0), uniform(-1.5, 1.5)) + [
        make_sample("Pow", "square_exponent", (uniform(),), ((2, 3),), kwargs={"exponent": 2.0}),
+       make_sample("Pow", "square_tensor_exponent", (positive(0.5, 2.0), lambda rng, shape: f64(np.full(shape, 2.0))),
+                   ((2, 3), ())),
        make_sample("Pow", "cube_negative_base", (uniform(-2, -0.5),), ((3,),), kwargs={"exponent": 3.0}),
    ], True, complex_samples=cbinary("Pow", x=(positive(), None), y=(uniform(-1.5, 1.5), None)),
    note="the exponent gradient is checked for x > 0 only: TF defines it as 0 where x <= 0, where x ** y is "

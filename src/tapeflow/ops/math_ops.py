@@ -209,12 +209,10 @@ def POW(x, y):
 def _pow_grad(g, z, x, y, needs):
     gx = gy = None
     if needs[0]:
-        yv = y._value
-        if yv.ndim == 0 and yv == 2 and x._value.dtype.kind != "c":
-            # x ** 2: y * x ** (y - 1) is exactly 2 * x, computed in two ops instead of four.
-            gx = execute(MUL, (g, execute(MUL, (y, x))))
-        else:
-            gx = g * conj(y * pow(x, y - 1))
+        # The same ops whatever ``y`` holds: a rule branches on shapes, dtypes and attrs only, never on values (a
+        # traced step replays it for other values). The rule on arrays below may take the x ** 2 shortcut, a kernel
+        # detail with bit-identical results.
+        gx = g * conj(y * pow(x, y - 1))
     if needs[1]:
         # d(x**y)/dy = x**y * log(x), taken as 0 where x <= 0 (x == 0 for complex), as TF does.
         mask = not_equal(x, 0) if x._value.dtype.kind == "c" else greater(x, 0)
@@ -227,7 +225,7 @@ def _pow_grad(g, z, x, y, needs):
 @POW.defraw
 def _pow_raw(g, z, x, y, needs):
     if not needs[1] and y.ndim == 0 and y == 2 and x.dtype.kind != "c":
-        return g * (y * x), None
+        return g * (y * x), None  # x ** 2: y * x ** (y - 1) is exactly y * x, in two multiplies instead of four ops
     return via_tensors(_pow_grad, g, z, (x, y), needs)
 
 
@@ -397,9 +395,8 @@ def _rsqrt_grad(g, y, x):
 
 
 def _no_upstream_no_gradient(gx, g):
-    """``gx``, with 0 where ``g`` is 0 (see ``_zero_where_no_upstream``); recorded only when ``gx`` is not finite."""
-    if np.all(np.isfinite(gx._value)):
-        return gx
+    """``gx``, with 0 where ``g`` is 0 (see ``_zero_where_no_upstream``). Always recorded, finite or not: a rule
+    emits the same ops whatever the values."""
     return where(equal(g, 0), zeros_like(gx), gx)
 
 
