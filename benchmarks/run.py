@@ -6,9 +6,10 @@ Every figure is the minimum over several interleaved repeats (tapeflow, NumPy, t
 per step, so that a burst of load on this 2-core machine does not favour either side. Hold BLAS to one thread
 (``OPENBLAS_NUM_THREADS=1``, which ``make bench`` sets). Workloads:
 
-* ``seed_loop``: the seed walkthrough's training step (4 points, y = 2x + 1, GradientTape + assign_sub).
+* ``seed_loop``: the training step of ``examples/gradient_tape_walkthrough.py`` (4 points, y = 2x + 1, GradientTape +
+  assign_sub).
 * ``mlp_step``: one training step of a 64-128-128-10 MLP, batch 64, relu, sparse softmax cross-entropy, plain SGD
-  by ``assign_sub`` (the step of ``../shared/bench/mlp_step.py``); also with ``tf.keras.optimizers.SGD``.
+  by ``assign_sub``; also with ``tf.keras.optimizers.SGD``.
 * ``op_no_tape`` / ``op_recorded``: one small elementwise multiply without and with a recording tape.
 * ``chain_backward``: forward and backward through 200 elementwise ops on a 2x2 array.
 * ``conv``: a conv2d layer's forward and backward (batch 32, 28x28x8 input, 3x3x8x16 kernel, SAME, + bias, relu,
@@ -102,7 +103,7 @@ def _mlp_loss(x, labels, variables):
 
 
 def mlp_tapeflow(steps):
-    """The step of ``../shared/bench/mlp_step.py``: fused sparse cross-entropy, ``assign_sub`` updates."""
+    """The MLP step on tapeflow: fused sparse cross-entropy, ``assign_sub`` updates."""
     x, labels, params = _mlp_data()
     x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
     variables = [tf.Variable(p) for p in params]

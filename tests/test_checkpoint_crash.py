@@ -112,7 +112,7 @@ _CHILD = textwrap.dedent("""
                 debris["orphans"] += 1
 
     def check_recovery(number):
-        # What the issue asks of the next run: one save, and exactly max_to_keep checkpoints remain.
+        # The next run saves once, and exactly max_to_keep checkpoints remain.
         ckpt, v = model()
         manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=keep)
         save(manager, v, number)

@@ -24,9 +24,9 @@ RECORDED_EXAMPLES = [p for p in ALL_EXAMPLES if (RECORDINGS / f"{p.stem}.txt").e
 
 VERSION_LINE = re.compile(r"TensorFlow \S.*")
 
-# What the seed documents show each seed program printing (the documents are not available in CI).
-SEED_OUTPUTS = {
-    # "How to compute gradients with TensorFlow GradientTape", step 2.
+# What these two programs must print, written out independently of the recordings: the TensorFlow recording of each
+# must show the same lines.
+EXPECTED_OUTPUTS = {
     "gradient_tape_demo": [
         "TensorFlow 2.21.0",
         "dy/dx at x=3.0: 8.00",
@@ -37,7 +37,6 @@ SEED_OUTPUTS = {
         "loss after: 0.81",
         "gradient connected: True",
     ],
-    # "GradientTape" walkthrough, "From one derivative to a full training loop".
     "gradient_tape_walkthrough": [
         "dy/dx at x=3: 6.0",
         "gradient for an unwatched constant: None",
@@ -89,11 +88,11 @@ def test_example_matches_tensorflow(path):
     assert not problems, "\n".join([f"examples/{path.name} output differs from TensorFlow's:", *problems])
 
 
-@pytest.mark.parametrize("stem", sorted(SEED_OUTPUTS))
-def test_seed_recording_matches_seed_document(stem):
+@pytest.mark.parametrize("stem", sorted(EXPECTED_OUTPUTS))
+def test_recording_matches_expected_output(stem):
     assert (RECORDINGS / f"{stem}.txt").exists(), f"no recording for examples/{stem}.py"
-    problems = _mismatches(SEED_OUTPUTS[stem], _recorded_lines(stem))
-    assert not problems, "\n".join([f"recording of {stem} differs from its seed document:", *problems])
+    problems = _mismatches(EXPECTED_OUTPUTS[stem], _recorded_lines(stem))
+    assert not problems, "\n".join([f"recording of {stem} differs from its expected output:", *problems])
 
 
 def test_train_digits_quick_run(tmp_path):

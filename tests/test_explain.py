@@ -242,8 +242,8 @@ def test_not_a_variable():
 
 
 def test_not_a_variable_after_a_real_gradient_step():
-    # The seed walkthrough's mistake exactly: the rebinding uses a gradient, which the log otherwise treats as an
-    # optimizer's update (no line); the variable read in it keeps the line.
+    # The mistake of examples/mistake_rebinding.py exactly: the rebinding uses a gradient, which the log otherwise
+    # treats as an optimizer's update (no line); the variable read in it keeps the line.
     w = tf.Variable(2.0)
     x = tf.constant([1.0, 2.0])
     with tf.GradientTape() as tape:

@@ -1,4 +1,4 @@
-"""``GradientTape.jacobian`` / ``batch_jacobian`` (tf-semantics.md 3.1-3.7).
+"""``GradientTape.jacobian`` / ``batch_jacobian``.
 
 The batched pass (one backward pass carrying the identity as a batch of output gradients) is checked against a
 loop of ordinary ``gradient`` calls, one per element of the target with a one-hot output gradient, for every

@@ -31,14 +31,14 @@ def _run(threads, target, *args):
         w.join()
 
 
-def test_issue_reproducer_four_threads_of_assign_add_lose_nothing():
+def test_four_threads_of_assign_add_lose_nothing():
     v = tf.Variable(0, dtype=tf.int64)
 
     def work(_):
         for _ in range(200_000):
             v.assign_add(1)
 
-    sys.setswitchinterval(0.005)  # the default: the reproducer as reported
+    sys.setswitchinterval(0.005)  # Python's default
     _run(4, work)
     assert v.numpy() == 800_000
 

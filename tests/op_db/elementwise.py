@@ -1,4 +1,4 @@
-"""Op database entries for elementwise math beyond the foundation (issue 3): trigonometric and hyperbolic
+"""Op database entries for elementwise math beyond ``foundation.py``: trigonometric and hyperbolic
 functions, expm1/log1p, erf/erfc, lgamma/digamma/polygamma/zeta, the xlogy family, atan2, squared_difference,
 the no-NaN products and quotients, ceil and the float tests, and add_n. References are NumPy and SciPy."""
 

@@ -1,4 +1,4 @@
-"""Op database entries for the foundation's ops (issue 2): arithmetic, comparisons, unary math, gradient ops,
+"""Op database entries for the foundation ops: arithmetic, comparisons, unary math, gradient ops,
 complex parts, array basics, indexing, reductions (matmul is in linalg.py, softmax in nn.py)."""
 
 from __future__ import annotations

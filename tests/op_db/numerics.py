@@ -1,4 +1,4 @@
-"""Op database entries for the numerics checks (issue 5): ``CheckNumerics`` passes finite values through, and its
+"""Op database entries for the numerics checks: ``CheckNumerics`` passes finite values through, and its
 gradient (itself a check) passes the upstream gradient through."""
 
 from __future__ import annotations

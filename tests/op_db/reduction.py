@@ -1,5 +1,5 @@
-"""Op database entries for the reductions added in issue 3 (prod, any/all, euclidean norm, logsumexp) and the
-cumulative sum/product. Sum, mean, max, min and argmax/argmin live in ``foundation.py``.
+"""Op database entries for the reductions beyond sum/mean/max/min (prod, any/all, euclidean norm, logsumexp)
+and the cumulative sum/product. Sum, mean, max, min and argmax/argmin live in ``foundation.py``.
 
 Samples of products stay clear of 0 (TF's gradients there are its own convention, checked by golden cases), and
 cumprod has no complex samples: TF does not conjugate its gradient, so central differences disagree with it.

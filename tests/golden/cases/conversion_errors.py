@@ -1,5 +1,5 @@
 """Conversion of object arrays, mixed sequences and out-of-range integers, and what operators do with strings and
-with operands of a foreign kind (issue 11): a NumPy object array converts only when it holds strings, ``+`` on
+with operands of a foreign kind: a NumPy object array converts only when it holds strings, ``+`` on
 strings is TF's ``Add`` (concatenation), other operators refuse strings with TF's errors, and an operand that does
 not fit the tensor's dtype is refused before any op runs (except by ``+``, whose op reports the clash).
 """

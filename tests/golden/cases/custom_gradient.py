@@ -1,4 +1,4 @@
-"""tf.custom_gradient, tf.recompute_grad and tf.grad_pass_through (tf-semantics.md 4.1-4.7).
+"""tf.custom_gradient, tf.recompute_grad and tf.grad_pass_through.
 
 Cases record what ``grad_fn`` receives (upstream values, dtypes, the ``variables`` list) as well as the gradients
 that come out, and every error TensorFlow raises for a malformed ``grad_fn``.

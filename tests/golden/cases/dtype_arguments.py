@@ -1,4 +1,4 @@
-"""Ops that take a dtype argument, given each kind of dtype (issue 11's audit): the result's dtype and values, or
+"""Ops that take a dtype argument, given each kind of dtype: the result's dtype and values, or
 TF's error when the op (or its kernel) refuses the dtype. bfloat16 is left out: TF computes in it, tapeflow
 refuses it on every path (``tests/test_bfloat16_refused.py``).
 

@@ -1,4 +1,4 @@
-"""``tf.autodiff.ForwardAccumulator`` (tf-semantics.md 4.8): values, unconnected tangents, variables, nesting with
+"""``tf.autodiff.ForwardAccumulator``: values, unconnected tangents, variables, nesting with
 tapes and accumulators, Hessian-vector products, non-differentiable ops, complex tangents, errors and warnings.
 
 The warning about a non-floating primal (complex ones included) is logged from one line of TF's own: five times

@@ -1,4 +1,4 @@
-"""Gathers, scatters and sparse gradients (tf-semantics.md 2.17): ``tf.IndexedSlices`` (its parts, printing,
+"""Gathers, scatters and sparse gradients: ``tf.IndexedSlices`` (its parts, printing,
 densifying), the IndexedSlices gradients of gathers and how they combine, ``tf.gather``/``gather_nd``/
 ``scatter_nd``/``tensor_scatter_nd_*``/``boolean_mask``/``nn.embedding_lookup`` (values, gradients, errors), the
 variables' sparse updates and ``SGD`` steps with sparse gradients.

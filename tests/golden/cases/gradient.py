@@ -1,7 +1,6 @@
-"""GradientTape.gradient (tf-semantics.md section 2, without jacobians, plus section 9's acceptance
-numbers): return structure, target summing, shapes and dtypes, output_gradients, unconnected_gradients,
-invalid arguments, single use, calls inside the context, gradient breakers, intermediate sources, conventions
-at kinks.
+"""GradientTape.gradient (jacobians are in ``jacobian.py``): return structure, target summing, shapes and dtypes,
+output_gradients, unconnected_gradients, invalid arguments, single use, calls inside the context, gradient breakers,
+intermediate sources, conventions at kinks, and six worked examples with known answers (``acceptance_*``).
 
 Log lines from ``log_first_n`` are counted per calling source line; every case calls ``gradient``/``watch``
 from its own lines, so each case sees fresh counters as long as it runs once per process.
@@ -14,7 +13,7 @@ from tests.golden.harness import case, catch
 
 
 def _abc(tf, persistent=True):
-    """Section 9's ``a=1, b=2, c=4; y1=a*b; y2=b*c`` on a (by default persistent) tape."""
+    """``a=1, b=2, c=4; y1=a*b; y2=b*c`` on a (by default persistent) tape."""
     a, b, c = tf.constant(1.0), tf.constant(2.0), tf.constant(4.0)
     tape = tf.GradientTape(persistent=persistent)
     with tape:
@@ -791,7 +790,7 @@ def tf_gradients_eager_error(tf):
     return tf.gradients(x * x, x)
 
 
-# ---- section 9 ---------------------------------------------------------------------------------------------
+# ---- worked examples ---------------------------------------------------------------------------------------
 
 
 @case

@@ -1,4 +1,4 @@
-"""``GradientTape.jacobian`` and ``batch_jacobian`` (tf-semantics.md 3.1-3.7): shapes, values, dtypes, unconnected
+"""``GradientTape.jacobian`` and ``batch_jacobian``: shapes, values, dtypes, unconnected
 sources, nested sources, sparse gradients, the loop path and every error."""
 
 import numpy as np

@@ -1,5 +1,6 @@
-"""tf.keras layers (Keras 3.15): forward values and gradients w.r.t. inputs and weights for every layer of issue 4,
-with fixed weights, in float32 and float64 layers, in training and inference mode where they differ."""
+"""tf.keras layers (Keras 3.15): forward values and gradients w.r.t. inputs and weights for the core, convolutional,
+pooling, normalization, embedding, recurrent and attention layers, with fixed weights, in float32 and float64
+layers, in training and inference mode where they differ."""
 
 import numpy as np
 

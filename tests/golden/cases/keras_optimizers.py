@@ -1,8 +1,8 @@
 """tf.keras.optimizers (Keras 3): Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam and the schedules.
 
-Reference: /work/shared/reference/tf-semantics.md sections 6.4, 6.6-6.8. Every optimizer gets an explicit name
-(default names are uniquified per process and show in slot paths). Trajectories run several steps on a vector
-variable with changing gradients, in float32 and float64, and return the slots too.
+Every optimizer gets an explicit name (default names are uniquified per process and show in slot paths).
+Trajectories run several steps on a vector variable with changing gradients, in float32 and float64, and return the
+slots too.
 """
 
 import numpy as np

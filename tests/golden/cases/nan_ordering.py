@@ -1,4 +1,4 @@
-"""Where NaN, infinities and signed zeros go in TF's orderings and extremes (issue 11): ``argmax``/``argmin``,
+"""Where NaN, infinities and signed zeros go in TF's orderings and extremes: ``argmax``/``argmin``,
 ``top_k`` (k = 1 goes through Eigen's vectorised maximum, 1 < k < n through a bounded heap, k = n through a full
 sort), ``sort``/``argsort`` in both directions, the reductions, ``maximum``/``minimum``, ``clip_by_value``,
 ``softmax``/``log_softmax``, the segment extremes, and the gradients that follow these forwards.

@@ -1,4 +1,4 @@
-"""Structures that contain themselves, and very deep ones (issue 11): ``tf.nest`` and the tape's flattening raise
+"""Structures that contain themselves, and very deep ones: ``tf.nest`` and the tape's flattening raise
 ``RecursionError`` at once, with TF's message, instead of growing a list until memory runs out.
 
 (``tf.constant`` of a cyclic list is left out: TF's C converter calls it a sequence of mixed types, tapeflow's

@@ -1,6 +1,5 @@
 """tf.keras.optimizers.SGD (Keras 3): update rules, apply_gradients contract, errors, warnings, printing.
 
-Reference: /work/shared/reference/tf-semantics.md sections 6.3 and 6.5.
 Keras uniquifies default optimizer names per process (``sgd``, ``sgd_1``, ...), and the name shows in variable
 paths, so every case passes ``name="sgd"`` except ``default_names_are_uniquified``, which first calls
 ``tf.keras.backend.clear_session()`` to reset the counter.

@@ -1,4 +1,4 @@
-"""Output sizes computed from user values (issue 11): no size wraps at 2**31 or 2**32 on the way, shapes are
+"""Output sizes computed from user values: no size wraps at 2**31 or 2**32 on the way, shapes are
 refused as TF's ``TensorShape`` refuses them (negative dimensions, more than 2**63 - 1 elements, the sizes TF's
 own int64 arithmetic overflows), TF's own 32-bit arguments wrap as they wrap there, and an allocation that
 cannot be satisfied raises ``ResourceExhaustedError`` naming the op, the output shape and its type.

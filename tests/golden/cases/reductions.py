@@ -1,6 +1,7 @@
-"""Reductions added in issue 3 and cumulative sums/products: values, dtypes, gradients (float32 and float64),
-TF's conventions where the derivative is a matter of convention (zeros in products, ties, non-finite inputs),
-second derivatives, and every error tapeflow reproduces.
+"""Reductions (prod, max/min ties, any/all, logsumexp, variance and std, euclidean norm, count_nonzero) and
+cumulative sums/products: values, dtypes, gradients (float32 and float64), TF's conventions where the derivative is
+a matter of convention (zeros in products, ties, non-finite inputs), second derivatives, and every error tapeflow
+reproduces.
 
 Gradient cases return ``{"float32": [y, [dy/dx...]], "float64": [...]}``; a list-returning function gets one
 tape per output.

@@ -1,4 +1,4 @@
-"""GradientTape itself (tf-semantics.md section 1): constructor, recording rules, watch, variables,
+"""GradientTape itself: constructor, recording rules, watch, variables,
 context re-entry, stop_recording, reset, nesting / higher order, complex convention and dtypes.
 
 Log lines from ``log_first_n`` are counted per calling source line; every case below calls ``watch`` from

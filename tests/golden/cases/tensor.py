@@ -1,6 +1,4 @@
 """Tensor and DType surface: dtypes, dtype inference, promotion rules, shapes, printing, operators, indexing.
-
-Reference: /work/shared/reference/tf-semantics.md sections 5.11-5.15.
 """
 
 import numpy as np

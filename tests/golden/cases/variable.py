@@ -1,6 +1,4 @@
 """tf.Variable surface: construction, names, printing, assignment and its errors, operators, pitfalls.
-
-Reference: /work/shared/reference/tf-semantics.md sections 5.1-5.10.
 """
 
 import numpy as np
