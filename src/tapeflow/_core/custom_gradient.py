@@ -1,4 +1,4 @@
-"""``tf.custom_gradient``, ``tf.recompute_grad`` and ``tf.grad_pass_through`` (reference 4.1-4.7).
+"""``tf.custom_gradient``, ``tf.recompute_grad`` and ``tf.grad_pass_through``.
 
 A call of a custom-gradient function becomes one record on each active recording that tracks one of its inputs,
 ``(op, inputs, outputs, {"call": call}, where)``, like any op's: the backward pass calls ``op.vjp``, which hands
