@@ -97,12 +97,6 @@ class FBetaScore(Metric):
             score = tf.reduce_mean(score)
         return score
 
-    def reset_state(self):
-        """Zero the counts (once built)."""
-        tf = _tf()
-        for v in self.variables:
-            v.assign(tf.zeros(v.shape, dtype=v.dtype))
-
     def get_config(self):
         """Name, dtype, ``average``, ``beta``, ``threshold``."""
         return {**super().get_config(), "average": self.average, "beta": self.beta, "threshold": self.threshold}

@@ -180,12 +180,6 @@ class R2Score(Metric):
                 score = 1.0 - (1.0 - score) * (n - 1.0) / (n - p - 1.0)
         return score
 
-    def reset_state(self):
-        """Zero the state (once built)."""
-        tf = _tf()
-        for v in self.variables:
-            v.assign(tf.zeros(v.shape, dtype=v.dtype))
-
     def get_config(self):
         """Name, dtype, ``class_aggregation``, ``num_regressors``."""
         return {**super().get_config(), "class_aggregation": self.class_aggregation,
