@@ -8,6 +8,7 @@ import numpy as np
 sys.path.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks")))
 import bytecodes  # noqa: E402
 import lean_step  # noqa: E402
+import long_tape  # noqa: E402
 import run  # noqa: E402
 
 tf = run.tf
@@ -34,3 +35,11 @@ def test_bytecode_counts_cover_the_three_phases():
     assert set(by_phase) == {"forward", "gradient", "update"}
     assert all(n > 0 for n in by_phase.values())
     assert any(name == "execute" for _, name in by_function)
+
+
+def test_long_tape_records_and_frees_its_chain():
+    import gc
+
+    assert long_tape.record(50) > 0
+    assert long_tape.per_op(20, 1, collector=False) > 0
+    assert gc.isenabled()  # the collector is switched back on
