@@ -1,5 +1,5 @@
-"""What the golden cases of the Keras optimizers Ftrl, Lion, Lamb and Adafactor record: an optimizer's trajectory
-over several steps with changing gradients, with its slots and step count.
+"""What the golden cases of the Keras optimizers record: an optimizer's trajectory over several steps with changing
+gradients, with its slots and step count, and its steps on an embedding table from sparse gradients.
 """
 
 import numpy as np
@@ -40,3 +40,20 @@ def maker(tf, cls, **kw):
 def variants(tf, cls, **kw):
     """A float32 :func:`trajectory` with each of the common options in ``VARIANTS``."""
     return {k: trajectory(tf, maker(tf, cls, **kw, **v)) for k, v in VARIANTS.items()}
+
+
+def sparse_trajectory(tf, make, dtype="float32", offset=0.0):
+    """Three steps of ``make()`` on an embedding table from the ``IndexedSlices`` gradients of gathers (repeated
+    rows included): the table after each step, then the optimizer's slots."""
+    opt = make()
+    dt = getattr(tf, dtype)
+    emb = tf.Variable(np.arange(12.0).reshape(4, 3) / 10.0 + offset, dtype=dt, name="emb")
+    out = []
+    for ids in ([0, 2, 2], [1, 2], [3, 0, 3]):
+        with tf.GradientTape() as tape:
+            rows = tf.gather(emb, ids)
+            loss = tf.reduce_sum(rows * rows * tf.constant([1.0, -2.0, 0.5], dt))
+        g = tape.gradient(loss, emb)
+        opt.apply_gradients([(g, emb)])
+        out.append(emb.numpy())
+    return {"w": out, "slots": [v.numpy() for v in opt.variables[2:]]}

@@ -5,9 +5,9 @@ Trajectories run several steps on a vector variable with changing gradients, in 
 slots too.
 """
 
-import numpy as np
 
 from tests.golden.harness import case, catch
+from tests.golden.optimizer_runs import sparse_trajectory
 
 _GRADS = [[0.5, -1.0, 2.0], [0.25, 0.75, -3.0], [-1.5, 0.1, 0.0], [1.0, 1.0, 1.0]]
 
@@ -208,18 +208,7 @@ def every_optimizer_on_a_quadratic(tf):
 
 
 def _sparse(tf, make, dtype="float32"):
-    opt = make()
-    dt = getattr(tf, dtype)
-    emb = tf.Variable(np.arange(12.0).reshape(4, 3) / 10.0, dtype=dt, name="emb")
-    out = []
-    for ids in ([0, 2, 2], [1, 2], [3, 0, 3]):
-        with tf.GradientTape() as tape:
-            rows = tf.gather(emb, ids)
-            loss = tf.reduce_sum(rows * rows * tf.constant([1.0, -2.0, 0.5], dt))
-        g = tape.gradient(loss, emb)
-        opt.apply_gradients([(g, emb)])
-        out.append(emb.numpy())
-    return {"w": out, "slots": [v.numpy() for v in opt.variables[2:]]}
+    return sparse_trajectory(tf, make, dtype)
 
 
 @case

@@ -2,25 +2,13 @@
 and given directly as IndexedSlices.
 """
 
-import numpy as np
 
 from tests.golden.harness import case
-from tests.golden.optimizer_runs import maker
+from tests.golden.optimizer_runs import maker, sparse_trajectory
 
 
 def _sparse(tf, make, dtype="float32"):
-    opt = make()
-    dt = getattr(tf, dtype)
-    emb = tf.Variable(np.arange(12.0).reshape(4, 3) / 10.0 + 0.05, dtype=dt, name="emb")
-    out = []
-    for ids in ([0, 2, 2], [1, 2], [3, 0, 3]):
-        with tf.GradientTape() as tape:
-            rows = tf.gather(emb, ids)
-            loss = tf.reduce_sum(rows * rows * tf.constant([1.0, -2.0, 0.5], dt))
-        g = tape.gradient(loss, emb)
-        opt.apply_gradients([(g, emb)])
-        out.append(emb.numpy())
-    return {"w": out, "slots": [v.numpy() for v in opt.variables[2:]]}
+    return sparse_trajectory(tf, make, dtype, offset=0.05)
 
 
 @case
