@@ -418,3 +418,20 @@ def test_recorded_equations_do_not_depend_on_values(entry, sample):
     first = _equations(entry, sample, sample.args, ws)
     second = _equations(entry, sample, _other_values(entry, sample), ws)
     assert first == second
+
+
+def _takes_needs(rule):
+    import inspect
+
+    return "needs" in inspect.signature(rule).parameters
+
+
+@pytest.mark.parametrize("key", sorted(REGISTRY))
+def test_rules_declare_the_needs_they_take(key):
+    """``needs`` is declared where a rule is registered (``defvjp(needs=True)``); the declaration and the rule's
+    parameters must agree, or the backward pass would call it wrongly."""
+    op = REGISTRY[key]
+    if op.vjp is not None:
+        assert op.vjp_needs == _takes_needs(op.vjp), f"{key}: declared needs={op.vjp_needs}"
+    if op.raw is not None:
+        assert op.raw_needs == _takes_needs(op.raw), f"{key}: declared needs={op.raw_needs} for its rule on arrays"

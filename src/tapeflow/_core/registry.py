@@ -10,7 +10,7 @@ Two typing rules hold for every op (and are what makes higher derivatives free):
 
 A rule may return ``None`` for an input: the symbolic zero. It may also take a ``needs`` parameter right after the
 inputs, a tuple of bools saying which inputs want a gradient, to skip work (matmul computes only the side that is
-asked for).
+asked for); it says so where it is registered, ``@OP.defvjp(needs=True)``.
 Gradients are summed back to each input's shape by the backward pass (``backprop.py``), so rules for
 broadcasting ops return the gradient at the broadcast shape and never unbroadcast themselves.
 
@@ -113,25 +113,29 @@ class Op:
         # set lookup on every call after the first. Whatever changes ``allowed_nums`` resets it.
         self.accepted = None
 
-    def defvjp(self, rule):
-        """Register ``rule`` as this op's gradient (use as a decorator, right under the forward)."""
-        code = rule.__code__
+    def defvjp(self, rule=None, *, needs=False):
+        """Register ``rule`` as this op's gradient; use as a decorator right under the forward, ``@OP.defvjp``, or
+        ``@OP.defvjp(needs=True)`` for a rule that takes the ``needs`` mask after its inputs."""
+        if rule is None:
+            return lambda fn: self.defvjp(fn, needs=needs)
         self.vjp = rule
-        self.vjp_needs = "needs" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        self.vjp_needs = needs
         return rule
 
-    def defraw(self, rule):
-        """Register ``rule``, the gradient rule on NumPy values, used when nothing records the backward pass.
+    def defraw(self, rule=None, *, needs=False):
+        """Register ``rule``, the gradient rule on NumPy values, used when nothing records the backward pass
+        (``@OP.defraw``, or ``@OP.defraw(needs=True)`` as for :meth:`defvjp`).
 
         It takes and returns arrays where :meth:`defvjp`'s rule takes and returns tensors, and must compute the
         same values with the same kernels (the op database checks that they agree bit for bit): it spares the
         backward pass of a plain training step one tensor per gradient and one dispatch per gradient op.
         """
+        if rule is None:
+            return lambda fn: self.defraw(fn, needs=needs)
         if self.vjp is None:  # the backward pass on arrays tells a non-differentiable op by ``vjp`` alone
             raise ValueError(f"op {self.name!r}: register its tensor rule (defvjp) before its rule on arrays")
-        code = rule.__code__
         self.raw = rule
-        self.raw_needs = "needs" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        self.raw_needs = needs
         return rule
 
     def defjvp(self, rule):

@@ -250,7 +250,7 @@ def conv_grads(forward, backprop_input, backprop_filter, input_first=None):
     wanted: TF computes it first, and its error is the one TF reports.
     """
 
-    @forward.defvjp
+    @forward.defvjp(needs=True)
     def _forward_grad(g, y, x, f, needs, **attrs):
         no_format_decode(attrs)
         gx = gf = None
@@ -260,13 +260,13 @@ def conv_grads(forward, backprop_input, backprop_filter, input_first=None):
             gf = execute(backprop_filter, (x, g), attrs | {"filter_sizes": f._value.shape})
         return gx, gf
 
-    @backprop_input.defvjp
+    @backprop_input.defvjp(needs=True)
     def _backprop_input_grad(g, y, f, dy, needs, input_sizes, **attrs):
         gf = execute(backprop_filter, (g, dy), attrs | {"filter_sizes": f._value.shape}) if needs[0] else None
         gdy = execute(forward, (g, f), attrs) if needs[1] else None
         return gf, gdy
 
-    @backprop_filter.defvjp
+    @backprop_filter.defvjp(needs=True)
     def _backprop_filter_grad(g, y, x, dy, needs, filter_sizes, **attrs):
         gx = execute(backprop_input, (g, dy), attrs | {"input_sizes": x._value.shape}) if needs[0] else None
         gdy = execute(forward, (x, g), attrs) if needs[1] else None

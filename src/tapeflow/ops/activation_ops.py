@@ -120,7 +120,7 @@ def RELU6_GRAD(g, y):
     return g * ((y > 0) & (y < 6)).astype(g.dtype)
 
 
-@RELU6_GRAD.defvjp
+@RELU6_GRAD.defvjp(needs=True)
 def _relu6_grad_grad(gg, dx, g, y, needs):
     return (execute(RELU6_GRAD, (gg, y)) if needs[0] else None), (zeros_like(y) if needs[1] else None)
 
@@ -140,7 +140,7 @@ def LEAKY_RELU_GRAD(g, x, alpha):
     return np.where(x > 0, g, g * g.dtype.type(alpha))[()]
 
 
-@LEAKY_RELU_GRAD.defvjp
+@LEAKY_RELU_GRAD.defvjp(needs=True)
 def _leaky_relu_grad_grad(gg, dx, g, x, needs, alpha):
     gg_ = execute(LEAKY_RELU_GRAD, (gg, x), {"alpha": alpha}) if needs[0] else None
     return gg_, (zeros_like(x) if needs[1] else None)
@@ -186,7 +186,7 @@ def ELU_GRAD(g, y):
     return np.where(y < 0, g * (y + y.dtype.type(1)), g)[()]
 
 
-@ELU_GRAD.defvjp
+@ELU_GRAD.defvjp(needs=True)
 def _elu_grad_grad(gg, dx, g, y, needs):
     gg_ = execute(ELU_GRAD, (gg, y)) if needs[0] else None
     gy = where(less(y, _scalar(0, y)), gg * g, zeros_like(y)) if needs[1] else None
@@ -210,7 +210,7 @@ def SELU_GRAD(g, y):
     return np.where(y < 0, g * (y + t(_SELU_SCALE_ALPHA)), g * t(_SELU_SCALE))[()]
 
 
-@SELU_GRAD.defvjp
+@SELU_GRAD.defvjp(needs=True)
 def _selu_grad_grad(gg, dx, g, y, needs):
     gg_ = execute(SELU_GRAD, (gg, y)) if needs[0] else None
     gy = where(less(y, _scalar(0, y)), gg * g, zeros_like(y)) if needs[1] else None
@@ -247,7 +247,7 @@ def SWISH(x, beta):
     return (x * _stable_sigmoid(beta * x))[()]
 
 
-@SWISH.defvjp
+@SWISH.defvjp(needs=True)
 def _swish_grad(g, y, x, beta, needs):
     bx = beta * x
     s = execute(SIGMOID, (bx,))

@@ -422,7 +422,7 @@ def SELECT(condition, x, y):
     return np.where(condition, x, y)[()]
 
 
-@SELECT.defvjp
+@SELECT.defvjp(needs=True)
 def _select_grad(g, z, condition, x, y, needs):
     zeros = zeros_like(g)
     return None, (where(condition, g, zeros) if needs[1] else None), (where(condition, zeros, g) if needs[2]

@@ -326,7 +326,7 @@ def MATRIX_SET_DIAG(x, diagonal, k, align):
     return out
 
 
-@MATRIX_SET_DIAG.defvjp
+@MATRIX_SET_DIAG.defvjp(needs=True)
 def _matrix_set_diag_grad(g, y, x, diagonal, needs, k, align):
     gx = execute(MATRIX_SET_DIAG, (g, wrap(np.zeros_like(diagonal._value))), {"k": k, "align": align}) \
         if needs[0] else None

@@ -215,7 +215,7 @@ def MATRIX_SOLVE(matrix, rhs, adjoint=False):
         raise _refuse("MatrixSolve", "Input matrix is not invertible.") from None
 
 
-@MATRIX_SOLVE.defvjp
+@MATRIX_SOLVE.defvjp(needs=True)
 def _solve_grad(g, c, matrix, rhs, needs, adjoint=False):
     grad_rhs = execute(MATRIX_SOLVE, (matrix, g), {"adjoint": not adjoint})
     if not needs[0]:
@@ -276,7 +276,7 @@ def MATRIX_TRIANGULAR_SOLVE(matrix, rhs, lower=True, adjoint=False):
     return _substitute(a, rhs, lower)
 
 
-@MATRIX_TRIANGULAR_SOLVE.defvjp
+@MATRIX_TRIANGULAR_SOLVE.defvjp(needs=True)
 def _triangular_solve_grad(g, c, matrix, rhs, needs, lower=True, adjoint=False):
     grad_rhs = execute(MATRIX_TRIANGULAR_SOLVE, (matrix, g), {"lower": lower, "adjoint": not adjoint})
     if not needs[0]:

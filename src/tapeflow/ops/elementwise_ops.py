@@ -134,7 +134,7 @@ def ATAN2(y, x):
     return np.arctan2(y, x)
 
 
-@ATAN2.defvjp
+@ATAN2.defvjp(needs=True)
 def _atan2_grad(g, z, y, x, needs):
     grad_inv = execute(REALDIV, (g, execute(ADD, (execute(SQUARE, (y,)), execute(SQUARE, (x,))))))
     gy = execute(MUL, (x, grad_inv)) if needs[0] else None
@@ -225,21 +225,21 @@ def _x_nonzero(x):
 
 
 # TF's rules for the xlogy family take the derivatives as they are, without conjugating complex inputs.
-@XLOGY.defvjp
+@XLOGY.defvjp(needs=True)
 def _xlogy_grad(g, z, x, y, needs):
     gx = execute(MUL, (execute(XLOGY, (_x_nonzero(x), y)), g)) if needs[0] else None
     gy = execute(MUL, (execute(XDIVY, (x, y)), g)) if needs[1] else None
     return gx, gy
 
 
-@XDIVY.defvjp
+@XDIVY.defvjp(needs=True)
 def _xdivy_grad(g, z, x, y, needs):
     gx = execute(MUL, (execute(XDIVY, (_x_nonzero(x), y)), g)) if needs[0] else None
     gy = execute(MUL, (execute(XDIVY, (execute(NEG, (x,)), execute(SQUARE, (y,)))), g)) if needs[1] else None
     return gx, gy
 
 
-@XLOG1PY.defvjp
+@XLOG1PY.defvjp(needs=True)
 def _xlog1py_grad(g, z, x, y, needs):
     gx = execute(MUL, (execute(XLOG1PY, (_x_nonzero(x), y)), g)) if needs[0] else None
     gy = execute(MUL, (execute(XDIVY, (x, execute(ADD, (y, _scalar(1, y))))), g)) if needs[1] else None
@@ -295,7 +295,7 @@ def _digamma_grad(g, y, x):
 POLYGAMMA = _binary_op("Polygamma", dtypes=_REAL_FLOAT, quiet=True)(_np_polygamma)
 
 
-@POLYGAMMA.defvjp
+@POLYGAMMA.defvjp(needs=True)
 def _polygamma_grad(g, z, a, x, needs):
     # No gradient for the order, as in TF.
     gx = execute(MUL, (execute(POLYGAMMA, (execute(ADD, (a, _scalar(1, a))), x)), g)) if needs[1] else None
@@ -305,7 +305,7 @@ def _polygamma_grad(g, z, a, x, needs):
 ZETA = _binary_op("Zeta", dtypes=_REAL_FLOAT, quiet=True)(_np_zeta)
 
 
-@ZETA.defvjp
+@ZETA.defvjp(needs=True)
 def _zeta_grad(g, z, x, q, needs):
     # d zeta(x, q) / dq = -x zeta(x + 1, q); none for x, as in TF.
     if not needs[1]:
@@ -322,7 +322,7 @@ def DIV_NO_NAN(x, y):
     return np.where(y == 0, np.zeros((), np.result_type(x, y)), x / y)[()]
 
 
-@DIV_NO_NAN.defvjp
+@DIV_NO_NAN.defvjp(needs=True)
 def _div_no_nan_grad(g, z, x, y, needs):
     cx, cy = _cj(x), _cj(y)
     gx = execute(DIV_NO_NAN, (g, cy)) if needs[0] else None
@@ -337,7 +337,7 @@ def MUL_NO_NAN(x, y):
     return np.where(y == 0, np.zeros((), np.result_type(x, y)), x * y)[()]
 
 
-@MUL_NO_NAN.defvjp
+@MUL_NO_NAN.defvjp(needs=True)
 def _mul_no_nan_grad(g, z, x, y, needs):
     gx = execute(MUL_NO_NAN, (g, y)) if needs[0] else None
     gy = execute(MUL_NO_NAN, (x, g)) if needs[1] else None
@@ -350,7 +350,7 @@ def SQUARED_DIFFERENCE(x, y):
     return d * np.conj(d) if d.dtype.kind == "c" else d * d
 
 
-@SQUARED_DIFFERENCE.defvjp
+@SQUARED_DIFFERENCE.defvjp(needs=True)
 def _squared_difference_grad(g, z, x, y, needs):
     gx = execute(MUL, (execute(MUL, (_scalar(2, g), g)), execute(SUB, (x, y))))
     return (gx if needs[0] else None), (execute(NEG, (gx,)) if needs[1] else None)

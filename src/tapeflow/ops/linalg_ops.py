@@ -115,7 +115,7 @@ def cj(t):
     return t if t._value.dtype.kind != "c" else conj(t)
 
 
-@MATMUL.defvjp
+@MATMUL.defvjp(needs=True)
 def _matmul_grad(g, c, a, b, needs, transpose_a=False, transpose_b=False):
     # TF's rule for each combination of flags; conj makes it the adjoint for complex inputs (tested inline: this
     # rule runs for every dense layer of every training step).
@@ -138,7 +138,7 @@ def _matmul_grad(g, c, a, b, needs, transpose_a=False, transpose_b=False):
     return ga, gb
 
 
-@MATMUL.defraw
+@MATMUL.defraw(needs=True)
 def _matmul_raw(g, c, a, b, needs, transpose_a=False, transpose_b=False):
     if a.dtype.kind == "c":
         a = raw_cj(a)
@@ -190,7 +190,7 @@ def BATCH_MATMUL(x, y, adj_x=False, adj_y=False):
 _BMM = {(x, y): {"adj_x": x, "adj_y": y} for x in (False, True) for y in (False, True)}
 
 
-@BATCH_MATMUL.defvjp
+@BATCH_MATMUL.defvjp(needs=True)
 def _batch_matmul_grad(g, z, x, y, needs, adj_x=False, adj_y=False):
     # TF's rule; the batch axes each side was broadcast over are summed away by the backward pass.
     if not adj_x and not adj_y:
@@ -412,7 +412,7 @@ def CROSS(a, b):
     return np.cross(a, b)
 
 
-@CROSS.defvjp
+@CROSS.defvjp(needs=True)
 def _cross_grad(g, c, a, b, needs):
     return (execute(CROSS, (b, g)) if needs[0] else None), (execute(CROSS, (g, a)) if needs[1] else None)
 

@@ -131,12 +131,12 @@ def SUB(x, y):
     return x - y
 
 
-@SUB.defvjp
+@SUB.defvjp(needs=True)
 def _sub_grad(g, z, x, y, needs):
     return g, (execute(NEG, (g,)) if needs[1] else None)
 
 
-@SUB.defraw
+@SUB.defraw(needs=True)
 def _sub_raw(g, z, x, y, needs):
     return g, (-g if needs[1] else None)
 
@@ -146,12 +146,12 @@ def MUL(x, y):
     return x * y
 
 
-@MUL.defvjp
+@MUL.defvjp(needs=True)
 def _mul_grad(g, z, x, y, needs):
     return (execute(MUL, (g, _cj(y))) if needs[0] else None), (execute(MUL, (_cj(x), g)) if needs[1] else None)
 
 
-@MUL.defraw
+@MUL.defraw(needs=True)
 def _mul_raw(g, z, x, y, needs):
     return (g * raw_cj(y) if needs[0] else None), (raw_cj(x) * g if needs[1] else None)
 
@@ -161,14 +161,14 @@ def REALDIV(x, y):
     return x / y
 
 
-@REALDIV.defvjp
+@REALDIV.defvjp(needs=True)
 def _realdiv_grad(g, z, x, y, needs):
     gx = execute(REALDIV, (g, _cj(y))) if needs[0] else None
     gy = g * conj(negative(x) / y / y) if needs[1] else None
     return gx, gy
 
 
-@REALDIV.defraw
+@REALDIV.defraw(needs=True)
 def _realdiv_raw(g, z, x, y, needs):
     gx = g / raw_cj(y) if needs[0] else None
     gy = g * raw_cj(-x / y / y) if needs[1] else None
@@ -192,7 +192,7 @@ def FLOORMOD(x, y):
     return np.mod(x, y)
 
 
-@FLOORMOD.defvjp
+@FLOORMOD.defvjp(needs=True)
 def _floormod_grad(g, z, x, y, needs):
     gy = negative(g) * floordiv(x, y) if needs[1] else None
     return g, gy
@@ -205,7 +205,7 @@ def POW(x, y):
     return x ** y
 
 
-@POW.defvjp
+@POW.defvjp(needs=True)
 def _pow_grad(g, z, x, y, needs):
     gx = gy = None
     if needs[0]:
@@ -222,7 +222,7 @@ def _pow_grad(g, z, x, y, needs):
     return gx, gy
 
 
-@POW.defraw
+@POW.defraw(needs=True)
 def _pow_raw(g, z, x, y, needs):
     if not needs[1] and y.ndim == 0 and y == 2 and x.dtype.kind != "c":
         return g * (y * x), None  # x ** 2: y * x ** (y - 1) is exactly y * x, in two multiplies instead of four ops
@@ -236,7 +236,7 @@ def MAXIMUM(x, y):
 
 
 
-@MAXIMUM.defvjp
+@MAXIMUM.defvjp(needs=True)
 def _maximum_grad(g, z, x, y, needs):
     return _select_grad(g, greater_equal(x, y), needs)
 
@@ -247,7 +247,7 @@ def MINIMUM(x, y):
 
 
 
-@MINIMUM.defvjp
+@MINIMUM.defvjp(needs=True)
 def _minimum_grad(g, z, x, y, needs):
     return _select_grad(g, less_equal(x, y), needs)
 
@@ -376,7 +376,7 @@ def _zero_where_no_upstream(out, y, g):
     return np.where(g == 0, out.dtype.type(0), out)[()]
 
 
-@SQRT_GRAD.defvjp
+@SQRT_GRAD.defvjp(needs=True)
 def _sqrt_grad_grad(gg, dx, y, g, needs):
     # dx = 0.5 * g / conj(y)
     ga = gg / y
@@ -479,7 +479,7 @@ def SIGMOID_GRAD(y, g):
     return g * (y * (1 - y))
 
 
-@SIGMOID_GRAD.defvjp
+@SIGMOID_GRAD.defvjp(needs=True)
 def _sigmoid_grad_grad(gg, dx, y, g, needs):
     # dx = g * y * (1 - y), holomorphic in y and g: conjugate both for the vector-Jacobian product.
     a, b = _cj(y), _cj(g)
@@ -507,7 +507,7 @@ def TANH_GRAD(y, g):
     return g * (1 - y * y)
 
 
-@TANH_GRAD.defvjp
+@TANH_GRAD.defvjp(needs=True)
 def _tanh_grad_grad(gg, dx, y, g, needs):
     # dx = g * (1 - y * y): conjugate both inputs for the vector-Jacobian product.
     a, b = _cj(y), _cj(g)
@@ -538,7 +538,7 @@ def RELU_GRAD(g, y):
     return g * (y > 0)
 
 
-@RELU_GRAD.defvjp
+@RELU_GRAD.defvjp(needs=True)
 def _relu_grad_grad(gg, dx, g, y, needs):
     return (execute(RELU_GRAD, (gg, y)) if needs[0] else None), None
 
@@ -577,7 +577,7 @@ def COMPLEX(re, im):
     return out[()]
 
 
-@COMPLEX.defvjp
+@COMPLEX.defvjp(needs=True)
 def _complex_grad(g, z, re, im, needs):
     return (real(g) if needs[0] else None), (imag(g) if needs[1] else None)
 

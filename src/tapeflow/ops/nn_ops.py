@@ -199,12 +199,12 @@ def SPARSE_XENT(logits, labels):
     return loss, backprop
 
 
-@SPARSE_XENT.defvjp
+@SPARSE_XENT.defvjp(needs=True)
 def _sparse_xent_grad(g, ans, logits, labels, needs):
     return _xent_logits_grad(g[0], g[1], ans[1], logits), None
 
 
-@SPARSE_XENT.defraw
+@SPARSE_XENT.defraw(needs=True)
 def _sparse_xent_raw(g, ans, logits, labels, needs):
     g_loss, g_back = g
     if g_back is not None or g_loss is None:  # through the backprop output: softmax's rule, on tensors
@@ -232,7 +232,7 @@ def XENT(logits, labels):
     return loss, e / s - labels
 
 
-@XENT.defvjp
+@XENT.defvjp(needs=True)
 def _xent_grad(g, ans, logits, labels, needs):
     g_loss, g_back = g
     backprop = ans[1]
@@ -424,13 +424,13 @@ def BIAS_ADD(value, bias, data_format):
     return value + bias.reshape(_bias_shape(value.ndim, c, data_format))
 
 
-@BIAS_ADD.defvjp
+@BIAS_ADD.defvjp(needs=True)
 def _bias_add_grad(g, y, value, bias, needs, data_format):
     gb = execute(BIAS_ADD_GRAD, (g,), {"data_format": data_format}) if needs[1] else None
     return g, gb
 
 
-@BIAS_ADD.defraw
+@BIAS_ADD.defraw(needs=True)
 def _bias_add_raw(g, y, value, bias, needs, data_format):
     return g, (BIAS_ADD_GRAD.forward(g, data_format) if needs[1] else None)
 

@@ -285,19 +285,19 @@ TENSOR_SCATTER_MAX = defop("TensorScatterMax", same_dtype=False)(_tensor_scatter
 TENSOR_SCATTER_MIN = defop("TensorScatterMin", same_dtype=False)(_tensor_scatter_forward(np.minimum))
 
 
-@TENSOR_SCATTER_UPDATE.defvjp
+@TENSOR_SCATTER_UPDATE.defvjp(needs=True)
 def _tensor_scatter_update_grad(g, y, tensor, indices, updates, needs):
     # Overwritten elements get no gradient; every update (duplicates too, as in TF) gets g at its index.
     tensor_grad = execute(TENSOR_SCATTER_UPDATE, (g, indices, zeros_like(updates))) if needs[0] else None
     return tensor_grad, None, execute(GATHER_ND, (g, indices)) if needs[2] else None
 
 
-@TENSOR_SCATTER_ADD.defvjp
+@TENSOR_SCATTER_ADD.defvjp(needs=True)
 def _tensor_scatter_add_grad(g, y, tensor, indices, updates, needs):
     return g, None, execute(GATHER_ND, (g, indices)) if needs[2] else None
 
 
-@TENSOR_SCATTER_SUB.defvjp
+@TENSOR_SCATTER_SUB.defvjp(needs=True)
 def _tensor_scatter_sub_grad(g, y, tensor, indices, updates, needs):
     return g, None, negative(execute(GATHER_ND, (g, indices))) if needs[2] else None
 
@@ -313,8 +313,8 @@ def _tensor_scatter_extreme_grad(g, y, tensor, indices, updates, needs):
     return tensor_grad, None, updates_grad
 
 
-TENSOR_SCATTER_MAX.defvjp(_tensor_scatter_extreme_grad)
-TENSOR_SCATTER_MIN.defvjp(_tensor_scatter_extreme_grad)
+TENSOR_SCATTER_MAX.defvjp(_tensor_scatter_extreme_grad, needs=True)
+TENSOR_SCATTER_MIN.defvjp(_tensor_scatter_extreme_grad, needs=True)
 
 
 def _not_found(op_name, t, idx):
