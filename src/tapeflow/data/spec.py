@@ -1,0 +1,216 @@
+"""``tf.TensorSpec`` and the structures of dataset elements.
+
+An element is a nest of tuples, dicts and namedtuples whose leaves are tensors (or, for ``window``, datasets).
+Lists are not structure in ``tf.data``: a Python list given as an element is converted to one tensor, as TF does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.dtypes import as_dtype, float32, string
+from .._core.shape import TensorShape
+from .._core.tensor import Tensor, convert_to_tensor
+
+__all__ = ["TensorSpec", "DatasetSpec", "normalize", "spec_of", "flatten", "pack", "map_structure",
+           "same_structure"]
+
+
+class TensorSpec:
+    """The type of a tensor: its (possibly partial) shape, dtype and an optional name."""
+
+    __slots__ = ("_shape", "_dtype", "_name")
+
+    def __init__(self, shape, dtype=float32, name=None):
+        self._shape = TensorShape(shape)
+        self._dtype = as_dtype(dtype)
+        self._name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        """The spec of ``tensor``: its full shape and dtype."""
+        tensor = convert_to_tensor(tensor)
+        return cls(tensor.shape, tensor.dtype, name)
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    def is_compatible_with(self, spec_or_value):
+        """Whether a spec or a tensor fits this spec: same dtype, compatible shape."""
+        if not isinstance(spec_or_value, TensorSpec):
+            if not isinstance(spec_or_value, Tensor):
+                try:
+                    spec_or_value = convert_to_tensor(spec_or_value)
+                except (TypeError, ValueError):
+                    return False
+            spec_or_value = TensorSpec(spec_or_value.shape, spec_or_value.dtype)
+        return self._dtype == spec_or_value.dtype and self._shape.is_compatible_with(spec_or_value.shape)
+
+    def most_specific_common_supertype(self, others):
+        """The spec every one of ``others`` and this one fit (differing dimensions become ``None``), or None."""
+        shape = self._shape
+        for o in others:
+            if not isinstance(o, TensorSpec) or o.dtype != self._dtype:
+                return None
+            shape = _relax(shape, o.shape)
+        return TensorSpec(shape, self._dtype, self._name if all(o.name == self._name for o in others) else None)
+
+    def __eq__(self, other):
+        return (type(other) is type(self) and self._dtype == other._dtype and self._name == other._name
+                and self._shape.dims == other._shape.dims)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        dims = self._shape.dims
+        return hash((None if dims is None else tuple(dims), self._dtype.name, self._name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={self._name!r})"
+
+    def __reduce__(self):
+        return TensorSpec, (self._shape.dims, self._dtype, self._name)
+
+
+class DatasetSpec:
+    """The type of a dataset used as an element (``window`` yields them): its element spec and shape."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self._element_spec = element_spec
+        self._dataset_shape = TensorShape(dataset_shape)
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def __eq__(self, other):
+        return (type(other) is type(self) and self._element_spec == other._element_spec
+                and self._dataset_shape.dims == other._dataset_shape.dims)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self):
+        return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
+
+
+def _relax(a, b):
+    """The most specific shape both ``a`` and ``b`` fit."""
+    if a.rank is None or b.rank is None or a.rank != b.rank:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(a.dims, b.dims)])
+
+
+def relax_spec(a, b):
+    """The spec of a structure that is sometimes ``a`` and sometimes ``b`` (same structure and dtypes)."""
+    return map_structure(lambda x, y: TensorSpec(_relax(x.shape, y.shape), x.dtype), a, b)
+
+
+# ------------------------------------------------------------------------------------------ structures
+
+
+def _is_namedtuple(x):
+    return isinstance(x, tuple) and hasattr(type(x), "_fields")
+
+
+def normalize(value):
+    """``value`` as an element: tuples and dicts kept as structure, every other leaf converted to a tensor."""
+    from .dataset import Dataset  # datasets are leaves too (window, flat_map's inputs)
+
+    if isinstance(value, dict):
+        return {k: normalize(value[k]) for k in value}
+    if _is_namedtuple(value):
+        return type(value)(*(normalize(v) for v in value))
+    if isinstance(value, tuple):
+        return tuple(normalize(v) for v in value)
+    if isinstance(value, (Tensor, Dataset)):
+        return value
+    return convert_to_tensor(value)
+
+
+def flatten(structure):
+    """The leaves of an element or spec in order (dict keys sorted, as TF does)."""
+    if isinstance(structure, dict):
+        out = []
+        for k in _keys(structure):
+            out.extend(flatten(structure[k]))
+        return out
+    if isinstance(structure, tuple):
+        out = []
+        for v in structure:
+            out.extend(flatten(v))
+        return out
+    return [structure]
+
+
+def _keys(d):
+    try:
+        return sorted(d)
+    except TypeError:
+        return list(d)
+
+
+def pack(structure, leaves):
+    """Rebuild ``structure`` with ``leaves`` (as many as ``flatten(structure)`` gives)."""
+    it = iter(leaves)
+
+    def build(s):
+        if isinstance(s, dict):
+            built = {k: build(s[k]) for k in _keys(s)}
+            return {k: built[k] for k in s}
+        if _is_namedtuple(s):
+            return type(s)(*(build(v) for v in s))
+        if isinstance(s, tuple):
+            return tuple(build(v) for v in s)
+        return next(it)
+
+    return build(structure)
+
+
+def same_structure(a, b):
+    """Whether ``a`` and ``b`` nest the same way (types of containers and dict keys)."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b) and all(
+            same_structure(a[k], b[k]) for k in a)
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+                and all(same_structure(x, y) for x, y in zip(a, b)))
+    return True
+
+
+def map_structure(fn, *structures):
+    """``fn`` applied leaf by leaf to structures that nest alike."""
+    return pack(structures[0], [fn(*xs) for xs in zip(*(flatten(s) for s in structures))])
+
+
+def spec_of(element):
+    """The spec of an element: a TensorSpec per tensor, a DatasetSpec per dataset."""
+    from .dataset import Dataset
+
+    def one(x):
+        if isinstance(x, Dataset):
+            return DatasetSpec(x.element_spec)
+        return TensorSpec(x.shape, x.dtype)
+
+    return map_structure(one, element)
+
+
+def dummy(spec, unknown=1):
+    """A zero element fitting ``spec`` (unknown dimensions set to ``unknown``; an unknown rank is a scalar)."""
+    def one(s):
+        dims = () if s.shape.rank is None else tuple(unknown if d is None else d for d in s.shape.dims)
+        if s.dtype == string:
+            return convert_to_tensor(np.full(dims, b"", dtype=object), dtype=string)
+        return convert_to_tensor(np.zeros(dims, dtype=s.dtype.as_numpy_dtype))
+
+    return map_structure(one, spec)
