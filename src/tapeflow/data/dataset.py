@@ -131,15 +131,14 @@ class Dataset:
         """``reduce_func(state, element)`` folded over the elements from ``initial_state``."""
         state = _spec.normalize(initial_state)
         for element in self._elements():
-            state = _spec.normalize(reduce_func(state, *element) if type(element) is tuple
-                                    else reduce_func(state, element))
+            state = _spec.normalize(reduce_func(state, element))
         return state
 
     def get_single_element(self, name=None):
         """The only element; ``InvalidArgumentError`` if there are none or more than one."""
         it = self._elements()
         try:
-            element = next(it)
+            element = _next(it, self.element_spec, "DatasetToSingleElement")
         except StopIteration:
             raise _op_error(errors.InvalidArgumentError, "DatasetToSingleElement", "Dataset was empty.",
                             self.element_spec) from None
@@ -165,15 +164,32 @@ class OwnedIterator:
         return self
 
     def __next__(self):
-        return next(self._it)
+        return _next(self._it, self.element_spec)
 
     def get_next(self):
         """The next element, or ``tf.errors.OutOfRangeError`` at the end."""
         try:
-            return next(self._it)
+            return _next(self._it, self.element_spec)
         except StopIteration:
             raise _op_error(errors.OutOfRangeError, "IteratorGetNext", "End of sequence",
                             self.element_spec) from None
+
+
+class KernelError(Exception):
+    """An error of a dataset's own kernel (batching, unbatching ...): the iterator that meets it raises it as
+    ``cls`` with TF's ``{{function_node __wrapped__IteratorGetNext...}}`` wording for its element spec."""
+
+    def __init__(self, cls, message):
+        super().__init__(message)
+        self.cls = cls
+        self.message = message
+
+
+def _next(it, element_spec, op="IteratorGetNext"):
+    try:
+        return next(it)
+    except KernelError as exc:
+        raise _op_error(exc.cls, op, exc.message, element_spec) from None
 
 
 def _to_numpy(x):
@@ -190,12 +206,13 @@ class NumpyIterator:
 
     def __init__(self, dataset):
         self._it = dataset._elements()
+        self._element_spec = dataset.element_spec
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        return _spec.map_structure(_to_numpy, next(self._it))
+        return _spec.map_structure(_to_numpy, _next(self._it, self._element_spec))
 
     def __repr__(self):
         return f"NumpyIterator(iterator={self._it!r})"

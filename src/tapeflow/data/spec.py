@@ -205,12 +205,13 @@ def spec_of(element):
     return map_structure(one, element)
 
 
-def dummy(spec, unknown=1):
-    """A zero element fitting ``spec`` (unknown dimensions set to ``unknown``; an unknown rank is a scalar)."""
+def dummy(spec, unknown=1, fill=0):
+    """An element fitting ``spec`` filled with ``fill`` (unknown dimensions set to ``unknown``; an unknown rank is
+    a scalar)."""
     def one(s):
         dims = () if s.shape.rank is None else tuple(unknown if d is None else d for d in s.shape.dims)
         if s.dtype == string:
-            return convert_to_tensor(np.full(dims, b"", dtype=object), dtype=string)
-        return convert_to_tensor(np.zeros(dims, dtype=s.dtype.as_numpy_dtype))
+            return convert_to_tensor(np.full(dims, b"" if not fill else b"a", dtype=object), dtype=string)
+        return convert_to_tensor(np.full(dims, fill, dtype=s.dtype.as_numpy_dtype))
 
     return map_structure(one, spec)

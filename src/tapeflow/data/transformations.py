@@ -3,8 +3,9 @@ TF names it, and :func:`install`, which gives ``Dataset`` the methods that build
 
 Functions given to a transformation run eagerly, once per element. To know a function's output types when the
 dataset is built (``element_spec``, and TF's construction-time errors), it is also called on zero-filled
-stand-ins for an element, as TF's tracing calls it once on symbolic ones: with a dimension the input spec leaves
-unknown set to 1 and then to 2, so that output dimensions that follow it come out unknown (``None``).
+stand-ins for an element, as TF's tracing calls it once on symbolic ones: twice, first with zeros and every
+dimension the input spec leaves unknown set to 1, then with ones and those dimensions set to 2, so that output
+dimensions that follow an unknown dimension or a value (``tf.range(x)``) come out unknown (``None``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .._core.shape import TensorShape
 from .._core.tensor import convert_to_tensor
 from ..ops import random_ops as _random_ops
 from . import spec as _spec
-from .dataset import INFINITE, UNKNOWN, Dataset, _op_error, _scalar
+from .dataset import INFINITE, UNKNOWN, Dataset, KernelError, _op_error, _scalar
 
 AUTOTUNE = -1
 
@@ -38,7 +39,7 @@ def _dummy(spec, unknown):
     def one(s):
         if isinstance(s, _spec.DatasetSpec):
             return _VariantDataset([], s.element_spec)
-        return _spec.dummy(s, unknown)
+        return _spec.dummy(s, unknown, fill=unknown - 1)
 
     return _spec.map_structure(one, spec)
 
@@ -48,7 +49,7 @@ def _trace(fn, spec, result=_spec.normalize):
     docstring); ``None`` when a stand-in makes the function fail (the spec is then taken from the first real
     element). A call with the wrong number of arguments fails at once, as in TF."""
     specs = []
-    for unknown in ((1, 2) if _has_unknown(spec) else (1,)):
+    for unknown in (1, 2):
         try:
             out = result(_call(fn, _dummy(spec, unknown)))
         except TypeError as exc:
@@ -117,7 +118,7 @@ class _FilterDataset(_Unary):
         super().__init__(input_dataset)
         out = _trace(predicate, input_dataset.element_spec)
         if out is not None:
-            _check_predicate(out)
+            _check_predicate(out, ", but its return type is ")
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -126,26 +127,39 @@ class _FilterDataset(_Unary):
     def _elements(self):
         for element in self._input._elements():
             keep = _spec.normalize(_call(self._pred, element))
-            _check_predicate(_spec.spec_of(keep))
+            _check_predicate(_spec.spec_of(keep), ", but its return type is ")
             if bool(keep.numpy()):
                 yield element
 
 
-def _check_predicate(out):
+def _check_predicate(out, joint):
+    """TF's check of a predicate's output (``filter`` and ``take_while`` word it a little differently)."""
     if not (isinstance(out, _spec.TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
-        raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return "
-                         f"type is {out}.")
+        raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor{joint}{out}.")
 
 
-def _stack(tensors, component, dtype):
-    """The batch of ``tensors`` (one component of each element) as one tensor."""
+def _stack(tensors, component, dtype, fused):
+    """The batch of ``tensors`` (one component of each element) as one tensor.
+
+    ``fused``: the batch follows a ``map``, which TF's default optimizations fuse into one kernel
+    (``MapAndBatch``) that copies elements by their number of values: its error differs, and elements of one
+    size but different shapes are taken in the first element's shape."""
     first = tensors[0].shape
+    arrays = [t.numpy() for t in tensors]
     for i, t in enumerate(tensors[1:], 1):
-        if t.shape.dims != first.dims:
-            raise errors.InvalidArgumentError(
-                None, None, f"Cannot batch tensors with different shapes in component {component}. First element "
-                            f"had shape {_dims_text(first)} and element {i} had shape {_dims_text(t.shape)}.")
-    arr = np.stack([t.numpy() for t in tensors])
+        if t.shape.dims == first.dims:
+            continue
+        if not fused:
+            raise KernelError(errors.InvalidArgumentError,
+                              f"Cannot batch tensors with different shapes in component {component}. First "
+                              f"element had shape {_dims_text(first)} and element {i} had shape "
+                              f"{_dims_text(t.shape)}.")
+        if t.shape.num_elements() != first.num_elements():
+            raise KernelError(errors.InvalidArgumentError,
+                              f"Cannot add tensor to the batch: number of elements does not match. Shapes are: "
+                              f"[tensor]: {_dims_text(t.shape)}, [batch]: {_dims_text(first)}")
+        arrays[i] = np.reshape(arrays[i], first.dims)
+    arr = np.stack(arrays)
     return convert_to_tensor(arr, dtype=string) if dtype == string else convert_to_tensor(arr)
 
 
@@ -174,18 +188,19 @@ class _BatchDataset(_Unary):
     def _elements(self):
         spec = self._input.element_spec
         dtypes = [s.dtype for s in _spec.flatten(spec)]
+        fused = isinstance(self._input, _MapDataset)
         batch = []
         for element in self._input._elements():
             batch.append(_spec.flatten(element))
             if len(batch) == self._size:
-                yield self._make(spec, batch, dtypes)
+                yield self._make(spec, batch, dtypes, fused)
                 batch = []
         if batch and not self._drop:
-            yield self._make(spec, batch, dtypes)
+            yield self._make(spec, batch, dtypes, fused)
 
     @staticmethod
-    def _make(spec, batch, dtypes):
-        return _spec.pack(spec, [_stack([b[c] for b in batch], c, d) for c, d in enumerate(dtypes)])
+    def _make(spec, batch, dtypes, fused):
+        return _spec.pack(spec, [_stack([b[c] for b in batch], c, d, fused) for c, d in enumerate(dtypes)])
 
 
 class _PaddedBatchDataset(_BatchDataset):
@@ -230,8 +245,8 @@ class _PaddedBatchDataset(_BatchDataset):
         out = np.full([len(arrays)] + target, fill, dtype=np_dtype)
         for i, a in enumerate(arrays):
             if any(d > t for d, t in zip(a.shape, target)):
-                raise errors.InvalidArgumentError(
-                    None, None, f"Attempted to pad to a smaller size than the input element.")
+                raise KernelError(errors.InvalidArgumentError,
+                                  "Attempted to pad to a smaller size than the input element.")
             out[(i,) + tuple(slice(0, d) for d in a.shape)] = a
         return convert_to_tensor(out, dtype=string) if s.dtype == string else convert_to_tensor(out)
 
@@ -247,12 +262,16 @@ class _UnbatchDataset(_Unary):
         spec = input_dataset.element_spec
         for s in _spec.flatten(spec):
             if s.shape.rank == 0:
-                raise ValueError("Unbatching a dataset is only supported for rank >= 1")
+                raise ValueError("Cannot unbatch an input with scalar components.")
         super().__init__(input_dataset, _spec.map_structure(
             lambda s: _spec.TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype), spec))
 
     def _cardinality(self):
         n = self._input._cardinality()
+        firsts = {None if s.shape.rank is None else s.shape.dims[0]
+                  for s in _spec.flatten(self._input.element_spec)}
+        if n >= 0 and len(firsts) == 1 and None not in firsts:  # every element splits into the same number
+            return n * firsts.pop()
         return INFINITE if n == INFINITE else UNKNOWN
 
     def _elements(self):
@@ -263,8 +282,8 @@ class _UnbatchDataset(_Unary):
             n = arrays[0].shape[0]
             for a in arrays[1:]:
                 if a.shape[0] != n:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Input element must have the same batch size in each component. Component 0 "
+                    raise KernelError(
+                        errors.InvalidArgumentError, f"Input element must have the same batch size in each component. Component 0 "
                                     f"had size {n} but component {arrays.index(a)} had size {a.shape[0]}.")
             for i in range(n):
                 yield _spec.pack(spec, [convert_to_tensor(a[i], dtype=t.dtype) for a, t in zip(arrays, leaves)])
@@ -552,7 +571,7 @@ class _TakeWhileDataset(_Unary):
         super().__init__(input_dataset)
         out = _trace(predicate, input_dataset.element_spec)
         if out is not None:
-            _check_predicate(out)
+            _check_predicate(out, " but its return type is")
 
     def _cardinality(self):
         return UNKNOWN
@@ -570,7 +589,8 @@ class _UniqueDataset(_Unary):
         if not isinstance(s, _spec.TensorSpec):
             raise TypeError("Unique transformation only supports single-component datasets.")
         if s.dtype not in (int32, int64, string):
-            raise TypeError(f"Unique transformation only supports int32, int64, or string, but got {s.dtype!r}.")
+            raise TypeError(f"`tf.data.Dataset.unique` does not support type {s.dtype} -- only `tf.int32`, "
+                            f"`tf.int64`, and `tf.string` are supported.")
         super().__init__(input_dataset)
 
     def _cardinality(self):
