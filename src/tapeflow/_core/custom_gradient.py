@@ -244,7 +244,8 @@ def custom_gradient(f=None):
 def _pause_recording(f, args, kwargs):
     """``f(*args, **kwargs)`` with every tape stopped (variable watchers keep listening), as ``stop_recording``."""
     saved = STATE.tapes
-    STATE.tapes = [w for w in saved if type(w) is _VariableWatcher]
+    # Recording stops; what watches variables or checks every op (the numerics mode) goes on.
+    STATE.tapes = [w for w in saved if type(w) is _VariableWatcher or getattr(w, "sees_every_op", False)]
     try:
         return f(*args, **kwargs)
     finally:

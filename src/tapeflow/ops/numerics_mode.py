@@ -1,11 +1,10 @@
 """``tf.debugging.enable_check_numerics``: fail at the first op, forward or backward, that makes a NaN or Inf.
 
-Design (zero cost when off, nothing edited in the dispatcher): every op runs ``op.forward`` and every backward
-step reads ``op.vjp``, and both are slots of :class:`~tapeflow._core.registry.Op`. Enabling replaces those two
-slot descriptors on the class with checking ones that hand out wrapped functions; disabling puts the original
-descriptors back, so a disabled program runs exactly the code it ran before. Because the class itself is patched,
-ops registered while checking is on are covered too. The backward pass's "raw" NumPy mode, which computes some
-gradients without running ops, is switched off meanwhile so that every gradient op is checked as well.
+Design (zero cost when off, nothing patched): enabling puts a :class:`_Checker` first in this thread's stack of
+observers (``STATE.tapes``), the stack every tape and forward accumulator sits in. Its set of tracked ids contains
+every id, so ``execute`` hands it every op with an input, and it checks the outputs before any tape after it records
+the op. Because something observes, a backward pass runs its rules as ops (not on arrays), so every gradient op is
+checked too. Disabling takes the checker out again: the program then runs exactly the code it ran before.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import numpy as np
 from .._core import errors
 from .._core.exports import export
 from .._core.registry import Op
-from .._core.state import line_of, user_frame
+from .._core.state import STATE, line_of, user_frame
 from .._core.tensor import wrap
 from .numerics_ops import nonfinite_kinds
 
@@ -38,17 +37,14 @@ _IGNORED_OUTPUTS = frozenset(
 
 
 class _Local(threading.local):
-    """Per thread, as in TF: whether checking is on, its limits, and the gradient rules running."""
+    """Per thread, as in TF: this thread's checker (``None`` when checking is off) and its limits."""
 
     def __init__(self):
-        self.enabled = False
+        self.checker = None
         self.path_length_limit = 50
-        self.grad_of = []  # (op, its recorded output) of each gradient rule running, innermost last
 
 
 _LOCAL = _Local()
-_LOCK = threading.Lock()
-_installed = {"threads": 0, "saved": None, "raw": None}
 
 
 def _limit(path, limit):
@@ -64,22 +60,24 @@ def _where(limit):
     return f"{_limit(file, limit)}:{line}"
 
 
-def _recorded_line(op, ans, limit):
-    """The user's line where the op whose gradient is running was recorded, found on the tape being
-    differentiated (searched only when reporting an error, so recording pays nothing for it)."""
-    from .._core.dispatch import Recording
+def _gradient_in_progress(limit):
+    """``(op, "file:line")`` of the recorded op whose gradient rule is running, or ``None`` outside a backward pass.
 
-    frame = sys._getframe(1)
+    Found only when reporting an error, so checking costs the backward pass nothing: the innermost frame of a
+    reversed scan in the core has the record it is processing in its locals (``op``, ``outputs`` and ``_where``, the
+    line the record was made at).
+    """
+    frame = sys._getframe(2)
     while frame is not None:
-        for value in frame.f_locals.values():
-            if isinstance(value, Recording):
-                for rec in value.records:
-                    if rec[2] is ans:
-                        where = line_of(rec[4])
-                        if where is None:
-                            return None
-                        file, _, line = where.rpartition(":")
-                        return f"{_limit(file, limit)}:{line}"
+        if frame.f_globals.get("__name__", "").startswith("tapeflow._core."):
+            local = frame.f_locals
+            op = local.get("op")
+            if isinstance(op, Op) and "outputs" in local and "_where" in local:
+                where = line_of(local["_where"])
+                if where is not None:
+                    file, _, line = where.rpartition(":")
+                    where = f"{_limit(file, limit)}:{line}"
+                return op, where
         frame = frame.f_back
     return None
 
@@ -108,9 +106,9 @@ def _report(op, slot, out, values):
     # tapeflow's addition: TF reports a stack only for graphs; eagerly, the user's line is what helps.
     limit = _LOCAL.path_length_limit
     where = f"  tapeflow: op \"{op.name}\" at {_where(limit)}"
-    if _LOCAL.grad_of:
-        fwd_op, ans = _LOCAL.grad_of[-1]
-        recorded = _recorded_line(fwd_op, ans, limit)
+    running = _gradient_in_progress(limit)
+    if running is not None:
+        fwd_op, recorded = running
         where += f", in the gradient of op \"{fwd_op.name}\"" + (f" recorded at {recorded}" if recorded else "")
     text += f"\n{where}\n\n"
     kinds = nonfinite_kinds(out, signed=True)
@@ -128,85 +126,48 @@ def _check(op, out, values):
             raise _report(op, slot, o, values)
 
 
-def _checking_forward(op, forward):
-    if op.name in _SKIP:
-        return forward
+class _EveryId:
+    """A set that contains every tensor id: an observer with it as ``tracked`` is handed every op."""
 
-    def checked(*values, **attrs):
-        out = forward(*values, **attrs)
-        if _LOCAL.enabled:
-            _check(op, out, values)
-        return out
+    __slots__ = ()
 
-    checked._tapeflow_unchecked = forward
-    checked.__doc__ = forward.__doc__
-    return checked
+    def __contains__(self, tensor_id):
+        return True
 
+    def add(self, tensor_id):
+        pass
 
-def _checking_vjp(op, rule):
-    def checked(*args, **kwargs):
-        stack = _LOCAL.grad_of
-        stack.append((op, args[1]))
-        try:
-            return rule(*args, **kwargs)
-        finally:
-            stack.pop()
-
-    checked._tapeflow_unchecked = rule
-    return checked
+    def discard(self, tensor_id):
+        pass
 
 
-class _CheckedSlot:
-    """Stands in for one of ``Op``'s slot descriptors: reads return a checking wrapper of the stored function
-    (memoised per op), writes store the unwrapped function."""
+class _Checker:
+    """The observer :func:`enable_check_numerics` puts first in this thread's ``STATE.tapes``.
 
-    def __init__(self, member, make):
-        self.member = member
-        self.make = make
-        self.cache = {}
+    It has a recording's interface (``tracked``, ``records.append``, ``watch_variable``) but keeps nothing: each op
+    ``execute`` hands it is checked and dropped. ``sees_every_op`` keeps it in place where the core narrows the
+    observers (``tf.recompute_grad`` runs its function with recording stopped, but still checked).
+    """
 
-    def __get__(self, op, owner=None):
-        if op is None:
-            return self
-        fn = self.member.__get__(op, owner)
-        if fn is None:
-            return None
-        hit = self.cache.get(op)
-        if hit is not None and hit[0] is fn:
-            return hit[1]
-        wrapped = self.make(op, fn)
-        self.cache[op] = (fn, wrapped)
-        return wrapped
+    __slots__ = ("tracked", "records", "roots", "variables", "watch_accessed")
+    sees_every_op = True
 
-    def __set__(self, op, value):
-        self.member.__set__(op, getattr(value, "_tapeflow_unchecked", value))
+    def __init__(self):
+        self.tracked = _EveryId()
+        self.records = self
+        self.roots = frozenset()
+        self.variables = {}
+        self.watch_accessed = False
 
-    def __delete__(self, op):
-        self.member.__delete__(op)
+    def watch_variable(self, var):  # part of the interface; variable reads are never checked
+        pass
 
-
-def _install():
-    saved = {"forward": Op.__dict__["forward"], "vjp": Op.__dict__["vjp"]}
-    _installed["saved"] = saved
-    Op.forward = _CheckedSlot(saved["forward"], _checking_forward)
-    Op.vjp = _CheckedSlot(saved["vjp"], _checking_vjp)
-    from .._core import backprop
-
-    if hasattr(backprop, "RAW_BACKWARD"):
-        _installed["raw"] = backprop.RAW_BACKWARD
-        backprop.RAW_BACKWARD = False
-
-
-def _uninstall():
-    saved = _installed["saved"]
-    Op.forward = saved["forward"]
-    Op.vjp = saved["vjp"]
-    _installed["saved"] = None
-    from .._core import backprop
-
-    if _installed["raw"] is not None:
-        backprop.RAW_BACKWARD = _installed["raw"]
-        _installed["raw"] = None
+    def append(self, record):
+        op, inputs, outputs, _attrs, _where = record
+        if op.name in _SKIP:
+            return
+        out = outputs._value if not op.multi_output else tuple([o._value for o in outputs])
+        _check(op, out, [t._value for t in inputs])
 
 
 @export("debugging.enable_check_numerics")
@@ -223,29 +184,26 @@ def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
     ops that only move values (reshape, transpose, gather, maximum, identity...) are not checked, nor integer or
     complex outputs. Idempotent; costs nothing once disabled again.
     """
-    if _LOCAL.enabled:
-        _LOCAL.path_length_limit = path_length_limit
-        return
-    with _LOCK:
-        if _installed["threads"] == 0:
-            _install()
-        _installed["threads"] += 1
     _LOCAL.path_length_limit = path_length_limit
-    _LOCAL.enabled = True
+    if _LOCAL.checker is None:
+        _LOCAL.checker = _Checker()
+        STATE.tapes.insert(0, _LOCAL.checker)  # first: an op that fails its check is recorded by no tape
 
 
 @export("debugging.disable_check_numerics")
 def disable_check_numerics():
     """Turn off :func:`enable_check_numerics` on this thread (a no-op when it is not on)."""
-    if not _LOCAL.enabled:
+    checker = _LOCAL.checker
+    if checker is None:
         return
-    _LOCAL.enabled = False
-    with _LOCK:
-        _installed["threads"] -= 1
-        if _installed["threads"] == 0:
-            _uninstall()
+    _LOCAL.checker = None
+    tapes = STATE.tapes
+    for i in range(len(tapes) - 1, -1, -1):
+        if tapes[i] is checker:
+            del tapes[i]
+            break
 
 
 def check_numerics_enabled():
     """Whether :func:`enable_check_numerics` is on in this thread."""
-    return _LOCAL.enabled
+    return _LOCAL.checker is not None
