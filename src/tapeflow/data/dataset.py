@@ -130,8 +130,15 @@ class Dataset:
     def reduce(self, initial_state, reduce_func, name=None):
         """``reduce_func(state, element)`` folded over the elements from ``initial_state``."""
         state = _spec.normalize(initial_state)
+        n = len(_spec.flatten(state))
         for element in self._elements():
             state = _spec.normalize(reduce_func(state, element))
+            if len(_spec.flatten(state)) != n:
+                kernel = f"ReduceDataset_Targuments_0_Tstate_{n}_output_types_{n}"
+                raise errors.InvalidArgumentError(
+                    None, None, f"{{{{function_node __wrapped__{kernel}_device_{errors.CPU_DEVICE}}}}} The number of "
+                                f"components of the initial state and the reduce function output does not match. "
+                                f"(initial_state={n}, output={len(_spec.flatten(state))}). [Op:ReduceDataset] name: ")
         return state
 
     def get_single_element(self, name=None):

@@ -87,10 +87,15 @@ class _Unary(Dataset):
         return self._input._cardinality()
 
 
+def _map_result(value):
+    """A map function's result as an element: a list returned at the top is a tuple, as in TF."""
+    return _spec.normalize(tuple(value) if isinstance(value, list) else value)
+
+
 class _MapDataset(_Unary):
     def __init__(self, input_dataset, map_func):
         self._fn = map_func
-        super().__init__(input_dataset, _trace(map_func, input_dataset.element_spec) or False)
+        super().__init__(input_dataset, _trace(map_func, input_dataset.element_spec, _map_result) or False)
 
     @property
     def element_spec(self):
@@ -105,7 +110,7 @@ class _MapDataset(_Unary):
     def _elements(self):
         fn = self._fn
         for element in self._input._elements():
-            yield _spec.normalize(_call(fn, element))
+            yield _map_result(_call(fn, element))
 
 
 class _ParallelMapDataset(_MapDataset):
@@ -157,7 +162,7 @@ def _stack(tensors, component, dtype, fused):
         if t.shape.num_elements() != first.num_elements():
             raise KernelError(errors.InvalidArgumentError,
                               f"Cannot add tensor to the batch: number of elements does not match. Shapes are: "
-                              f"[tensor]: {_dims_text(t.shape)}, [batch]: {_dims_text(first)}")
+                              f"[tensor]: {_dims_text(first)}, [batch]: {_dims_text(t.shape)}")
         arrays[i] = np.reshape(arrays[i], first.dims)
     arr = np.stack(arrays)
     return convert_to_tensor(arr, dtype=string) if dtype == string else convert_to_tensor(arr)
@@ -176,6 +181,8 @@ def _batch_card(n, size, drop):
 class _BatchDataset(_Unary):
     def __init__(self, input_dataset, batch_size, drop_remainder):
         self._size = int(_scalar(batch_size))
+        if self._size <= 0:
+            raise _op_error(errors.InvalidArgumentError, "BatchDatasetV2", "Batch size must be greater than zero.")
         self._drop = bool(_scalar(drop_remainder))
         lead = self._size if self._drop else None
         super().__init__(input_dataset, _spec.map_structure(
@@ -245,7 +252,7 @@ class _PaddedBatchDataset(_BatchDataset):
         out = np.full([len(arrays)] + target, fill, dtype=np_dtype)
         for i, a in enumerate(arrays):
             if any(d > t for d, t in zip(a.shape, target)):
-                raise KernelError(errors.InvalidArgumentError,
+                raise KernelError(errors.DataLossError,
                                   "Attempted to pad to a smaller size than the input element.")
             out[(i,) + tuple(slice(0, d) for d in a.shape)] = a
         return convert_to_tensor(out, dtype=string) if s.dtype == string else convert_to_tensor(out)
@@ -263,6 +270,11 @@ class _UnbatchDataset(_Unary):
         for s in _spec.flatten(spec):
             if s.shape.rank == 0:
                 raise ValueError("Cannot unbatch an input with scalar components.")
+        known = [s.shape.dims[0] for s in _spec.flatten(spec) if s.shape.rank and s.shape.dims[0] is not None]
+        if len(set(known)) > 1:
+            raise ValueError(f"`unbatch()` is only supported for datasets of elements whose components have a "
+                             f"matching leading dimension. Encountered both {known[0]} and "
+                             f"{next(d for d in known if d != known[0])}.")
         super().__init__(input_dataset, _spec.map_structure(
             lambda s: _spec.TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype), spec))
 
@@ -282,9 +294,9 @@ class _UnbatchDataset(_Unary):
             n = arrays[0].shape[0]
             for a in arrays[1:]:
                 if a.shape[0] != n:
-                    raise KernelError(
-                        errors.InvalidArgumentError, f"Input element must have the same batch size in each component. Component 0 "
-                                    f"had size {n} but component {arrays.index(a)} had size {a.shape[0]}.")
+                    raise KernelError(errors.InvalidArgumentError,
+                                      f"Input element must have the same batch size in each component. Component 0 "
+                                      f"had size {n} but component {arrays.index(a)} had size {a.shape[0]}.")
             for i in range(n):
                 yield _spec.pack(spec, [convert_to_tensor(a[i], dtype=t.dtype) for a, t in zip(arrays, leaves)])
 
@@ -296,6 +308,9 @@ class _ShuffleDataset(_Unary):
 
     def __init__(self, input_dataset, buffer_size, seed, reshuffle_each_iteration):
         self._buffer = int(_scalar(buffer_size))
+        if self._buffer <= 0 and self._buffer != UNKNOWN:
+            raise _op_error(errors.InvalidArgumentError, "ShuffleDatasetV3",
+                            "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         seeds, _ = _random_ops._get_seeds(None if seed is None else int(_scalar(seed)))
         self._seed_gen = (np.random.Generator(np.random.Philox()) if seeds is None else
                           np.random.Generator(np.random.Philox(key=_random_ops.stream_key(seeds))))
@@ -304,15 +319,13 @@ class _ShuffleDataset(_Unary):
         super().__init__(input_dataset)
 
     def _elements(self):
-        if self._buffer <= 0:
-            raise _op_error(errors.InvalidArgumentError, "ShuffleDatasetV3", "buffer_size must be greater than zero.")
         key = int(self._seed_gen.integers(2**63)) if self._reshuffle else self._fixed
         rng = np.random.Generator(np.random.Philox(key=key))
         it = self._input._elements()
         buf = []
         for element in it:
             buf.append(element)
-            if len(buf) == self._buffer:
+            if len(buf) == self._buffer:  # UNKNOWN_CARDINALITY (-2) never matches: the whole input
                 break
         for element in it:
             i = int(rng.integers(len(buf)))
@@ -675,7 +688,7 @@ def install(cls):
         """``transformation_func(self)``, which must return a dataset."""
         out = transformation_func(self)
         if not isinstance(out, Dataset):
-            raise TypeError("`transformation_func` must return a `tf.data.Dataset` object.")
+            raise TypeError(f"`transformation_func` must return a `tf.data.Dataset` object. Got {type(out)}.")
         return out
 
     def with_options(self, options, name=None):

@@ -244,3 +244,38 @@ def pipeline_of_the_guides(tf):
     ds = (tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1).map(lambda a, b: (a / 10.0, b))
           .batch(4).prefetch(tf.data.AUTOTUNE))
     return _show(tf, ds)
+
+
+@case
+def construction_errors(tf):
+    ds = tf.data.Dataset.range(3)
+    return [catch(ds.batch, 0), catch(ds.shuffle, 0), catch(ds.apply, lambda d: 5),
+            catch(tf.data.Dataset.from_tensors(([1, 2], [1, 2, 3])).unbatch)]
+
+
+@case
+def padded_batch_too_small(tf):
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.fill([x + 1], x))
+    return catch(list, ds.padded_batch(2, padded_shapes=[1]))
+
+
+@case
+def map_returns_list(tf):
+    return _show(tf, tf.data.Dataset.range(2).map(lambda x: [x, x + 1]))
+
+
+@case
+def map_wrong_arity(tf):
+    ds = tf.data.Dataset.from_tensor_slices(([1, 2], [3.0, 4.0]))
+    return [repr(ds.map(lambda a, b: a).element_spec), catch(ds.map, lambda a: a).type]
+
+
+@case
+def reduce_changes_structure(tf):
+    return catch(tf.data.Dataset.range(3).reduce, np.int64(0), lambda s, x: (s, s))
+
+
+@case
+def shuffle_whole_input(tf):
+    ds = tf.data.Dataset.range(6).shuffle(tf.data.UNKNOWN_CARDINALITY, seed=2)
+    return [repr(ds), int(ds.cardinality()), sorted(int(x) for x in ds)]
