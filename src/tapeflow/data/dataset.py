@@ -281,7 +281,7 @@ class _RangeDataset(Dataset):
             start, stop, step = args
         else:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 but was {len(args)}.")
-        start, stop, step = (int(_scalar(v)) for v in (start, stop, step))
+        start, stop, step = (_int64(v) for v in (start, stop, step))
         if step == 0:
             raise _op_error(errors.InvalidArgumentError, "RangeDataset", "step must be a non-zero integer.")
         self._range = range(start, stop, step)
@@ -295,6 +295,14 @@ class _RangeDataset(Dataset):
         np_dtype = self._dtype.as_numpy_dtype
         for i in self._range:
             yield convert_to_tensor(np_dtype(i))
+
+
+def _int64(v):
+    """A range bound as TF converts it to int64: a float is refused."""
+    v = _scalar(v)
+    if isinstance(v, (float, np.floating)):
+        raise TypeError(f"Cannot convert {v} to EagerTensor of dtype int64")
+    return int(v)
 
 
 def _scalar(v):

@@ -94,8 +94,6 @@ class _GeneratorDataset(Dataset):
                          f"{type(exc).__name__}: {exc}\n\n\n\t [[{{{{node PyFunc}}}}]]", self.element_spec)
 
     def _convert(self, value, spec):
-        if isinstance(value, list) and isinstance(spec, tuple):
-            value = tuple(value)
         if not _spec.same_structure(spec, value) or (isinstance(spec, tuple) and not isinstance(value, tuple)):
             types = _spec.map_structure(lambda s: s.dtype, spec)
             raise self._invalid(f"TypeError: `generator` yielded an element that did not match the expected "
@@ -108,20 +106,41 @@ class _GeneratorDataset(Dataset):
         return _spec.pack(spec, out)
 
     def _leaf(self, v, s: _spec.TensorSpec):
+        """One yielded value as a tensor of ``s``. TF converts through NumPy (``astype``, wrapping out-of-range
+        integers) when the spec's shape is fully defined, and by its tensor conversion otherwise, which refuses
+        a float with a fraction for an integer type and any number for a string."""
         dtype: DType = s.dtype
+        exact = s.shape.is_fully_defined()
         try:
-            if dtype == string:
-                t = convert_to_tensor(v, dtype=string)
-            else:
-                t = convert_to_tensor(np.asarray(np.asarray(v).astype(dtype.as_numpy_dtype)))
-        except (TypeError, ValueError, errors.OpError):
+            arr = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+        except (TypeError, ValueError):
+            arr = None
+        is_text = arr is not None and arr.dtype.kind in "SUO"
+        if dtype == string:
+            if arr is None or not is_text:
+                if exact:
+                    kind = type(v).__name__
+                    raise _op_error(errors.InternalError, "IteratorGetNext",
+                                    f"Unsupported object type {kind}\n\t [[{{{{node PyFunc}}}}]]", self.element_spec)
+                raise self._mismatch(v, s)
+            return convert_to_tensor(arr.astype(object) if arr.dtype.kind == "U" else arr, dtype=string)
+        if arr is None or is_text:
             raise self._invalid(f"TypeError: `generator` yielded an element that could not be converted to the "
                                 f"expected type. The expected type was {dtype.name}, but the yielded element was "
-                                f"{v}.") from None
+                                f"{v}.")
+        if (not exact and dtype.is_integer and arr.dtype.kind in "fc"
+                and not np.all(np.equal(np.mod(arr, 1), 0))):
+            raise self._mismatch(v, s)
+        with np.errstate(all="ignore"):
+            t = convert_to_tensor(arr.astype(dtype.as_numpy_dtype))
         if not s.shape.is_compatible_with(t.shape):
             raise self._invalid(f"TypeError: `generator` yielded an element of shape {t.shape} where an element of "
                                 f"shape {s.shape} was expected.")
         return t
+
+    def _mismatch(self, v, s):
+        return self._invalid(f"TypeError: `generator` yielded an element that did not match the expected structure. "
+                             f"The expected structure was {s!r}, but the yielded element was {v}.")
 
     def _invalid(self, text):
         return _op_error(errors.InvalidArgumentError, "IteratorGetNext", f"{text}\n\n\n\t [[{{{{node PyFunc}}}}]]",

@@ -20,7 +20,7 @@ from .._core.shape import TensorShape
 from .._core.tensor import convert_to_tensor
 from ..ops import random_ops as _random_ops
 from . import spec as _spec
-from .dataset import INFINITE, UNKNOWN, Dataset, KernelError, _op_error, _scalar
+from .dataset import INFINITE, UNKNOWN, Dataset, KernelError, _op_error, _RangeDataset, _scalar
 
 AUTOTUNE = -1
 
@@ -126,8 +126,7 @@ class _FilterDataset(_Unary):
             _check_predicate(out, ", but its return type is ")
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # even on an infinite input: the predicate may reject everything from some point on
 
     def _elements(self):
         for element in self._input._elements():
@@ -516,6 +515,18 @@ def _dataset_result(value):
     return value
 
 
+class _Counter(_RangeDataset):
+    """``enumerate``'s indices: a range to the largest int64 that TF counts as infinite."""
+
+    _TF_NAME = "_RangeDataset"
+
+    def __init__(self, start):
+        super().__init__(start, np.iinfo(np.int64).max)
+
+    def _cardinality(self):
+        return INFINITE
+
+
 class _VariantDataset(Dataset):
     """A dataset over a list of elements already computed (a window's component)."""
 
@@ -607,8 +618,7 @@ class _UniqueDataset(_Unary):
         super().__init__(input_dataset)
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN
 
     def _elements(self):
         seen = set()
@@ -674,7 +684,7 @@ def install(cls):
 
     def enumerate(self, start=0, name=None):
         """``(index, element)`` pairs, the index an int64 counting from ``start``."""
-        return cls.zip((cls.range(start, np.iinfo(np.int64).max), self))
+        return cls.zip((_Counter(start), self))
 
     def prefetch(self, buffer_size, name=None):
         """Accepted; the elements pass through (no background thread in this increment)."""

@@ -232,3 +232,43 @@ def get_single_element_cases(tf):
             tf.data.Dataset.from_tensors((1, "a")).get_single_element(),
             catch(tf.data.Dataset.range(2).get_single_element),
             catch(tf.data.Dataset.range(0).get_single_element)]
+
+
+@case
+def generator_conversions(tf):
+    # TF converts through NumPy when the spec's shape is fully defined, by tensor conversion otherwise
+    out = []
+    for value, dtype in ((1.7, tf.int32), (2**40, tf.int32), (True, tf.int32), (1, tf.string), (1.7, tf.float32),
+                         (np.float32(1.5), tf.float64), ("s", tf.string), (b"b", tf.string)):
+        for shape in (None, ()):
+            ds = tf.data.Dataset.from_generator(lambda v=value: iter([v]),
+                                                output_signature=tf.TensorSpec(shape, dtype))
+            got = catch(list, ds)
+            out.append(_first_line(got) if hasattr(got, "type") else got)
+    return out
+
+
+@case
+def generator_structure_mismatch(tf):
+    sig = (tf.TensorSpec((), tf.int32), tf.TensorSpec((), tf.int32))
+    return [_first_line(catch(list, tf.data.Dataset.from_generator(lambda v=v: iter([v]), output_signature=sig)))
+            for v in (1, (1, 2, 3))] + [
+        _first_line(catch(list, tf.data.Dataset.from_generator(lambda: iter([[1, 2]]),
+                                                               output_types=(tf.int32, tf.int32))))]
+
+
+@case
+def range_bounds(tf):
+    return [catch(tf.data.Dataset.range, 0.5, 3), _show(tf, tf.data.Dataset.range(-3)),
+            _show(tf, tf.data.Dataset.range(2.0, np.int64(4)))]
+
+
+@case
+def cardinality_of_infinite_inputs(tf):
+    inf = tf.data.Dataset.range(3).repeat()
+    return [int(inf.enumerate().cardinality()), int(inf.filter(lambda x: x > 0).cardinality()),
+            int(inf.unique().cardinality()), int(inf.batch(2).unbatch().cardinality()),
+            int(tf.data.Dataset.zip((inf, tf.data.Dataset.range(5))).cardinality()),
+            int(tf.data.Dataset.zip((inf, inf)).cardinality()), int(inf.take(4).cardinality()),
+            int(inf.skip(4).cardinality()), int(inf.batch(2).cardinality()), int(inf.shard(2, 1).cardinality()),
+            int(inf.window(2).cardinality()), int(tf.data.Dataset.range(3).enumerate().cardinality())]
