@@ -353,6 +353,31 @@ class _ZipDataset(Dataset):
             yield _spec.pack(self._datasets, parts)
 
 
-from . import transformations as _t  # noqa: E402 - the methods' classes subclass Dataset
+class _Unary(Dataset):
+    """A dataset computed from one input dataset."""
 
-_t.install(Dataset)
+    def __init__(self, input_dataset, element_spec=None):
+        self._input = input_dataset
+        super().__init__(input_dataset.element_spec if element_spec is None else element_spec)
+
+    def _cardinality(self):
+        return self._input._cardinality()
+
+
+class _VariantDataset(Dataset):
+    """A dataset over a list of elements already computed (a window's component)."""
+
+    def __init__(self, elements, element_spec):
+        self._list = elements
+        super().__init__(element_spec)
+
+    def _cardinality(self):
+        return len(self._list)
+
+    def _elements(self):
+        return iter(self._list)
+
+
+from . import methods as _methods  # noqa: E402 - the methods' classes subclass Dataset
+
+_methods.install(Dataset)

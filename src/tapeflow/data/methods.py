@@ -1,0 +1,123 @@
+"""The transformation methods of ``tf.data.Dataset``, installed on the class by :func:`install`.
+
+Each method builds the dataset class of its transformation (``transformations.py``, ``batching.py``).
+"""
+
+from __future__ import annotations
+
+from .batching import _BatchDataset, _PaddedBatchDataset, _UnbatchDataset, _WindowDataset
+from .dataset import Dataset
+from .transformations import (
+    CacheDataset,
+    _ConcatenateDataset,
+    _Counter,
+    _FilterDataset,
+    _FlatMapDataset,
+    _MapDataset,
+    _OptionsDataset,
+    _ParallelMapDataset,
+    _PrefetchDataset,
+    _RepeatDataset,
+    _ShardDataset,
+    _ShuffleDataset,
+    _SkipDataset,
+    _TakeDataset,
+    _TakeWhileDataset,
+    _UniqueDataset,
+)
+
+
+def install(cls):
+    """Give the ``Dataset`` class its transformation methods."""
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, synchronous=None, use_unbounded_threadpool=False, name=None):  # noqa: E501
+        """Apply ``map_func`` to each element (a tuple element is unpacked into arguments).
+
+        ``num_parallel_calls`` and ``deterministic`` are accepted; the calls run in order on the calling thread.
+        """
+        if num_parallel_calls is None:
+            return _MapDataset(self, map_func)
+        return _ParallelMapDataset(self, map_func)
+
+    def filter(self, predicate, name=None):
+        """The elements for which ``predicate`` returns a true ``tf.bool`` scalar."""
+        return _FilterDataset(self, predicate)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        """Consecutive elements stacked into batches (the last one smaller unless ``drop_remainder``)."""
+        return _BatchDataset(self, batch_size, drop_remainder)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
+        """Batches whose elements are padded to a common shape (the largest in the batch by default)."""
+        return _PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def unbatch(self, name=None):
+        """Each element split along its first dimension into elements."""
+        return _UnbatchDataset(self)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        """Elements in random order, drawn from a buffer of the next ``buffer_size`` elements."""
+        return _ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+
+    def repeat(self, count=None, name=None):
+        """The elements ``count`` times over (forever when ``count`` is None or -1)."""
+        return _RepeatDataset(self, count)
+
+    def take(self, count, name=None):
+        """The first ``count`` elements (all of them for -1)."""
+        return _TakeDataset(self, count)
+
+    def skip(self, count, name=None):
+        """All but the first ``count`` elements (none for -1)."""
+        return _SkipDataset(self, count)
+
+    def concatenate(self, dataset, name=None):
+        """This dataset's elements, then ``dataset``'s."""
+        return _ConcatenateDataset(self, dataset)
+
+    def enumerate(self, start=0, name=None):
+        """``(index, element)`` pairs, the index an int64 counting from ``start``."""
+        return cls.zip((_Counter(start), self))
+
+    def prefetch(self, buffer_size, name=None):
+        """Accepted; the elements pass through (no background thread in this increment)."""
+        return _PrefetchDataset(self)
+
+    def cache(self, filename="", name=None):
+        """Keep the elements in memory after the first complete iteration."""
+        return CacheDataset(self, filename)
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``, which must return a dataset."""
+        out = transformation_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError(f"`transformation_func` must return a `tf.data.Dataset` object. Got {type(out)}.")
+        return out
+
+    def with_options(self, options, name=None):
+        """This dataset with ``options`` (a ``tf.data.Options``) merged into its own."""
+        return _OptionsDataset(self, options)
+
+    def shard(self, num_shards, index, name=None):
+        """Every ``num_shards``-th element, starting at ``index``."""
+        return _ShardDataset(self, num_shards, index)
+
+    def flat_map(self, map_func, name=None):
+        """The elements of the datasets ``map_func`` returns for each element, one after another."""
+        return _FlatMapDataset(self, map_func)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """Windows of ``size`` elements (each component a dataset), starting every ``shift`` elements."""
+        return _WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def take_while(self, predicate, name=None):
+        """The elements up to the first for which ``predicate`` is false."""
+        return _TakeWhileDataset(self, predicate)
+
+    def unique(self, name=None):
+        """Each distinct element once, in order of first appearance (int32, int64 or string scalars)."""
+        return _UniqueDataset(self)
+
+    for f in (map, filter, batch, padded_batch, unbatch, shuffle, repeat, take, skip, concatenate, enumerate,
+              prefetch, cache, apply, with_options, shard, flat_map, window, take_while, unique):
+        setattr(cls, f.__name__, f)
