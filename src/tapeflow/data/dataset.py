@@ -48,6 +48,23 @@ class Dataset:
     def _cardinality(self):
         return UNKNOWN
 
+    def _attempts(self):
+        """The elements, with a :class:`Failed` in place of an element whose computation raised a TF error.
+
+        ``ignore_errors`` reads this. A Python generator ends when it raises, so the datasets that compute
+        elements one by one from their input (``map``, ``filter``) override it to go on after a failed element;
+        elsewhere the first error ends the sequence, as the default here does."""
+        it = self._elements()
+        while True:
+            try:
+                element = next(it)
+            except StopIteration:
+                return
+            except (errors.OpError, KernelError) as exc:
+                yield Failed(exc)
+                return
+            yield element
+
     # ---------------------------------------------------------------------------------------- inspection
 
     @property
@@ -181,6 +198,37 @@ class OwnedIterator:
             raise _op_error(errors.OutOfRangeError, "IteratorGetNext", "End of sequence",
                             self.element_spec) from None
 
+    def get_next_as_optional(self):
+        """The next element as a ``tf.experimental.Optional``, empty at the end."""
+        try:
+            return Optional(_next(self._it, self.element_spec), self.element_spec)
+        except StopIteration:
+            return Optional(None, self.element_spec, has_value=False)
+
+
+class Optional:
+    """A value that may be missing (``iterator.get_next_as_optional()``)."""
+
+    def __init__(self, value, element_spec, has_value=True):
+        self._value = value
+        self._element_spec = element_spec
+        self._has_value = has_value
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def has_value(self, name=None):
+        """A bool scalar: whether there is a value."""
+        return convert_to_tensor(self._has_value)
+
+    def get_value(self, name=None):
+        """The value; ``InvalidArgumentError`` when there is none."""
+        if not self._has_value:
+            raise _op_error(errors.InvalidArgumentError, "OptionalGetValue", "The optional does not have a value.",
+                            self._element_spec)
+        return self._value
+
 
 class KernelError(Exception):
     """An error of a dataset's own kernel (batching, unbatching ...): the iterator that meets it raises it as
@@ -190,6 +238,15 @@ class KernelError(Exception):
         super().__init__(message)
         self.cls = cls
         self.message = message
+
+
+class Failed:
+    """An element whose computation raised ``error`` (see ``Dataset._attempts``)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
 
 
 def _next(it, element_spec, op="IteratorGetNext"):

@@ -5,6 +5,8 @@ Each method builds the dataset class of its transformation (``transformations.py
 
 from __future__ import annotations
 
+from .._core.dtypes import int64
+from . import combinators as _c
 from .batching import _BatchDataset, _PaddedBatchDataset, _UnbatchDataset, _WindowDataset
 from .dataset import Dataset
 from .transformations import (
@@ -118,6 +120,54 @@ def install(cls):
         """Each distinct element once, in order of first appearance (int32, int64 or string scalars)."""
         return _UniqueDataset(self)
 
-    for f in (map, filter, batch, padded_batch, unbatch, shuffle, repeat, take, skip, concatenate, enumerate,
-              prefetch, cache, apply, with_options, shard, flat_map, window, take_while, unique):
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        """The elements of the datasets ``map_func`` makes, ``cycle_length`` datasets read in turn."""
+        if num_parallel_calls is None:
+            return _c._InterleaveDataset(self, map_func, cycle_length, block_length)
+        return _c._ParallelInterleaveDataset(self, map_func, cycle_length, block_length)
+
+    def scan(self, initial_state, scan_func, name=None):
+        """Outputs of ``scan_func(state, element) -> (new_state, output)`` carried through the elements."""
+        return _c._ScanDataset(self, initial_state, scan_func)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        """Windows of elements with the same key, each reduced to a dataset by ``reduce_func(key, window)``."""
+        return _c.group_by_window(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False, name=None):
+        """Padded batches of elements grouped by length into buckets."""
+        return _c.bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                            padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                            drop_remainder)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        """The batches split and batched again to ``batch_size``."""
+        return _c._RebatchDataset(self, batch_size, drop_remainder)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements, without those whose computation raised a TF error."""
+        return _c._IgnoreErrorsDataset(self)
+
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """Elements taken from ``datasets[i]`` for each ``i`` of ``choice_dataset`` (scalar int64)."""
+        return _c.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        """Elements drawn at random from ``datasets`` with probabilities ``weights``."""
+        return _c.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration)
+
+    def counter(start=0, step=1, dtype=int64, name=None):
+        """``start``, ``start + step`` ... without end."""
+        return _c._Counting(start, step, dtype)
+
+    for f in (choose_from_datasets, sample_from_datasets, counter):
+        setattr(cls, f.__name__, staticmethod(f))
+
+    for f in (interleave, scan, group_by_window, bucket_by_sequence_length, rebatch, ignore_errors, map, filter,
+              batch, padded_batch, unbatch, shuffle, repeat, take, skip, concatenate, enumerate, prefetch, cache,
+              apply, with_options, shard, flat_map, window, take_while, unique):
         setattr(cls, f.__name__, f)

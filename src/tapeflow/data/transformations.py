@@ -17,7 +17,18 @@ from .._core import errors
 from .._core.dtypes import bool_, int32, int64, string
 from ..ops import random_ops as _random_ops
 from . import spec as _spec
-from .dataset import INFINITE, UNKNOWN, Dataset, _op_error, _RangeDataset, _scalar, _Unary, _VariantDataset
+from .dataset import (
+    INFINITE,
+    UNKNOWN,
+    Dataset,
+    Failed,
+    KernelError,
+    _op_error,
+    _RangeDataset,
+    _scalar,
+    _Unary,
+    _VariantDataset,
+)
 
 AUTOTUNE = -1
 
@@ -70,6 +81,8 @@ def _out_spec(out):
 def _relax_one(a, b):
     if isinstance(a, _spec.TensorSpec):
         return _spec.relax_spec(a, b)
+    if isinstance(a, _spec.DatasetSpec) and _spec.same_structure(a.element_spec, b.element_spec):
+        return _spec.DatasetSpec(_spec.map_structure(_relax_one, a.element_spec, b.element_spec))
     return a
 
 
@@ -100,6 +113,17 @@ class _MapDataset(_Unary):
         for element in self._input._elements():
             yield _map_result(_call(fn, element))
 
+    def _attempts(self):
+        fn = self._fn
+        for element in self._input._attempts():
+            if isinstance(element, Failed):
+                yield element
+                continue
+            try:
+                yield _map_result(_call(fn, element))
+            except (errors.OpError, KernelError) as exc:
+                yield Failed(exc)
+
 
 class _ParallelMapDataset(_MapDataset):
     """``map(..., num_parallel_calls=n)``: in this increment the calls run one after another, in order."""
@@ -119,6 +143,20 @@ class _FilterDataset(_Unary):
     def _elements(self):
         for element in self._input._elements():
             keep = _spec.normalize(_call(self._pred, element))
+            _check_predicate(_spec.spec_of(keep), ", but its return type is ")
+            if bool(keep.numpy()):
+                yield element
+
+    def _attempts(self):
+        for element in self._input._attempts():
+            if isinstance(element, Failed):
+                yield element
+                continue
+            try:
+                keep = _spec.normalize(_call(self._pred, element))
+            except (errors.OpError, KernelError) as exc:
+                yield Failed(exc)
+                continue
             _check_predicate(_spec.spec_of(keep), ", but its return type is ")
             if bool(keep.numpy()):
                 yield element
