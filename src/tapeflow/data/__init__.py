@@ -9,12 +9,13 @@ import types as _types
 from .dataset import INFINITE as INFINITE_CARDINALITY
 from .dataset import UNKNOWN as UNKNOWN_CARDINALITY
 from .dataset import Dataset, NumpyIterator, OwnedIterator
+from .files import TextLineDataset
 from .options import Options
 from .spec import DatasetSpec, TensorSpec
 from .transformations import AUTOTUNE
 
 __all__ = ["Dataset", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "DatasetSpec",
-           "Iterator", "experimental", "TensorSpec"]
+           "Iterator", "experimental", "TensorSpec", "TextLineDataset"]
 
 Iterator = OwnedIterator
 

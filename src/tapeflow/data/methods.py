@@ -164,7 +164,13 @@ def install(cls):
         """``start``, ``start + step`` ... without end."""
         return _c._Counting(start, step, dtype)
 
-    for f in (choose_from_datasets, sample_from_datasets, counter):
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """The files matching ``file_pattern``, shuffled unless ``shuffle=False``."""
+        from .files import list_files
+
+        return list_files(file_pattern, shuffle, seed)
+
+    for f in (choose_from_datasets, sample_from_datasets, counter, list_files):
         setattr(cls, f.__name__, staticmethod(f))
 
     for f in (interleave, scan, group_by_window, bucket_by_sequence_length, rebatch, ignore_errors, map, filter,
