@@ -311,9 +311,10 @@ class _TensorSliceDataset(Dataset):
         return self._n
 
     def _elements(self):
+        # A NumPy slice converts to its own dtype; only strings (object arrays) need theirs named.
+        dtypes = [string if d == string else None for d in self._dtypes]
         for i in range(self._n):
-            yield _spec.pack(self._value, [convert_to_tensor(a[i], dtype=d)
-                                           for a, d in zip(self._arrays, self._dtypes)])
+            yield _spec.pack(self._value, [convert_to_tensor(a[i], dtype=d) for a, d in zip(self._arrays, dtypes)])
 
 
 class _TensorDataset(Dataset):
