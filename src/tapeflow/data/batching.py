@@ -91,6 +91,11 @@ class _PaddedBatchDataset(_BatchDataset):
                         else _spec.pack(spec, [TensorShape(s) for s in _flat_like(spec, padded_shapes)]))
         self._pads = (_spec.map_structure(lambda s: None, spec) if padding_values is None
                       else _spec.pack(spec, _flat_like(spec, padding_values)))
+        for shape, s in zip(_spec.flatten(self._shapes) if isinstance(spec, (tuple, dict)) else [self._shapes],
+                            _spec.flatten(spec)):
+            if not shape.is_compatible_with(s.shape):
+                raise ValueError(f"The padded shape {shape} is not compatible with the shape {s.shape} of the "
+                                 f"corresponding input component.")
         super().__init__(input_dataset, batch_size, drop_remainder)
         lead = self._size if self._drop else None
         self._element_spec = _spec.map_structure(
@@ -180,6 +185,10 @@ class _WindowDataset(_Unary):
         self._size = int(_scalar(size))
         self._shift = self._size if shift is None else int(_scalar(shift))
         self._stride = int(_scalar(stride))
+        for what, value in (("size", self._size), ("shift", self._shift), ("stride", self._stride)):
+            if value <= 0:
+                raise _op_error(errors.InvalidArgumentError, "WindowDataset",
+                                f"Window {what} must be greater than zero.")
         self._drop = bool(_scalar(drop_remainder))
         super().__init__(input_dataset, _spec.map_structure(lambda s: _spec.DatasetSpec(s),
                                                             input_dataset.element_spec))

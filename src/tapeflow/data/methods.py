@@ -83,7 +83,7 @@ def install(cls):
 
     def prefetch(self, buffer_size, name=None):
         """Accepted; the elements pass through (no background thread in this increment)."""
-        return _PrefetchDataset(self)
+        return _PrefetchDataset(self, buffer_size)
 
     def cache(self, filename="", name=None):
         """Keep the elements in memory after the first complete iteration."""

@@ -56,6 +56,8 @@ def _trace(fn, spec, result=_spec.normalize):
     """The spec of ``result(fn(element))`` for elements of ``spec``, from calls on stand-ins (see the module's
     docstring); ``None`` when a stand-in makes the function fail (the spec is then taken from the first real
     element). A call with the wrong number of arguments fails at once, as in TF."""
+    if not callable(fn):
+        raise ValueError(f"Argument `func` must be a callable. Received func={fn} (of type {type(fn)})")
     specs = []
     for unknown in (1, 2):
         try:
@@ -295,6 +297,12 @@ class _ConcatenateDataset(Dataset):
 
 class _PrefetchDataset(_Unary):
     """``prefetch``: in this increment, elements pass through as they are computed."""
+
+    def __init__(self, input_dataset, buffer_size):
+        if int(_scalar(buffer_size)) < AUTOTUNE:
+            raise _op_error(errors.InvalidArgumentError, "PrefetchDataset",
+                            "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
+        super().__init__(input_dataset)
 
     def _elements(self):
         return self._input._elements()

@@ -286,3 +286,13 @@ def map_then_batch_fused(tf):
     # TF fuses map and batch into one kernel, which copies elements by size: same size, other shape, no error
     ds = tf.data.Dataset.range(2).map(lambda x: tf.reshape(tf.range(6), tf.where(x > 0, [3, 2], [2, 3])))
     return [catch(list, ds.batch(2)), catch(list, ds.prefetch(1).batch(2))]
+
+
+@case
+def argument_errors(tf):
+    ds = tf.data.Dataset.range(5)
+    ragged = ds.map(lambda x: tf.fill([x], x))
+    return [catch(ds.window, 0), catch(ds.window, 2, shift=0), catch(ds.window, 2, stride=0),
+            catch(ragged.padded_batch, 2, padded_shapes=[2, 2]), catch(ds.prefetch, -5), catch(ds.map, None),
+            _show(tf, ds.batch(tf.constant(2, tf.int64))), _show(tf, ds.take(tf.constant(2, tf.int64))),
+            _show(tf, ds.enumerate(tf.constant(3, tf.int64)))]
