@@ -2,7 +2,8 @@
 
 A dataset is a description; iterating it runs the pipeline eagerly in Python, one element at a time. Each dataset
 class implements ``_elements()``, a fresh Python generator over its elements (nests of tapeflow tensors), and
-``_cardinality()``; the transformations live in ``transformations.py`` and are reached through the methods here.
+``_cardinality()``; the transformations live in ``transformations.py``, ``batching.py`` and ``combinators.py``,
+and ``methods.py`` gives this class the methods that build them.
 Class names are TF's own, since ``repr(dataset)`` shows them (``<_MapDataset element_spec=...>``).
 """
 
@@ -20,10 +21,12 @@ UNKNOWN = -2
 
 
 def _op_error(cls, op, message, element_spec=None):
-    """An error worded as TF's dataset kernels word it (``{{function_node __wrapped__<op>...}} msg [Op:<op>]``)."""
+    """An error worded as TF's dataset kernels word it (``{{function_node __wrapped__<op>...}} msg [Op:<op>]``);
+    ``op`` may carry attribute suffixes (``ReduceDataset_Targuments_0_Tstate_1``), which ``[Op:...]`` leaves
+    out, and ``element_spec`` adds ``_output_types_<n>``."""
     kernel = op if element_spec is None else f"{op}_output_types_{len(_spec.flatten(element_spec))}"
     return cls(None, None, f"{{{{function_node __wrapped__{kernel}_device_{errors.CPU_DEVICE}}}}} {message} "
-                           f"[Op:{op}] name: ")
+                           f"[Op:{op.split('_')[0]}] name: ")
 
 
 class Dataset:
@@ -33,7 +36,7 @@ class Dataset:
     transformations (``map``, ``shuffle``, ``batch`` ...). Functions given to ``map``, ``filter`` and the others
     run eagerly on tapeflow tensors, once per element. TensorFlow traces them instead, so there a Python side
     effect (a ``print``, appending to a list) runs once, when the function is traced; here it runs for every
-    element (and once or twice more when the dataset is built, to learn the function's output types).
+    element, and twice more when the dataset is built, to learn the function's output types (docs/data.md).
     """
 
     def __init__(self, element_spec):
@@ -103,7 +106,12 @@ class Dataset:
         """The ``tf.data.Options`` set with ``with_options`` (a default one if none)."""
         from .options import Options
 
-        return self._options if self._options is not None else Options()
+        dataset = self
+        while dataset is not None:  # options set upstream hold for the whole pipeline, as in TF
+            if dataset._options is not None:
+                return dataset._options
+            dataset = getattr(dataset, "_input", None)
+        return Options()
 
     # --------------------------------------------------------------------------------------------- sources
 
@@ -148,14 +156,18 @@ class Dataset:
         """``reduce_func(state, element)`` folded over the elements from ``initial_state``."""
         state = _spec.normalize(initial_state)
         n = len(_spec.flatten(state))
+        try:
+            return self._reduce(state, n, reduce_func)
+        except KernelError as exc:
+            raise _op_error(exc.cls, f"ReduceDataset_Targuments_0_Tstate_{n}", exc.message, state) from None
+
+    def _reduce(self, state, n, reduce_func):
         for element in self._elements():
             state = _spec.normalize(reduce_func(state, element))
             if len(_spec.flatten(state)) != n:
-                kernel = f"ReduceDataset_Targuments_0_Tstate_{n}_output_types_{n}"
-                raise errors.InvalidArgumentError(
-                    None, None, f"{{{{function_node __wrapped__{kernel}_device_{errors.CPU_DEVICE}}}}} The number of "
-                                f"components of the initial state and the reduce function output does not match. "
-                                f"(initial_state={n}, output={len(_spec.flatten(state))}). [Op:ReduceDataset] name: ")
+                raise KernelError(errors.InvalidArgumentError,
+                                  f"The number of components of the initial state and the reduce function output "
+                                  f"does not match. (initial_state={n}, output={len(_spec.flatten(state))}).")
         return state
 
     def get_single_element(self, name=None):
