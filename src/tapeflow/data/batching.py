@@ -67,21 +67,21 @@ class _BatchDataset(_Unary):
         return _batch_card(self._input._cardinality(), self._size, self._drop)
 
     def _elements(self):
-        spec = self._input.element_spec
-        dtypes = [s.dtype for s in _spec.flatten(spec)]
-        fused = getattr(type(self._input), "_FUSES_WITH_BATCH", False)
         batch = []
         for element in self._input._elements():
             batch.append(_spec.flatten(element))
             if len(batch) == self._size:
-                yield self._make(spec, batch, dtypes, fused)
+                yield self._make(batch)
                 batch = []
         if batch and not self._drop:
-            yield self._make(spec, batch, dtypes, fused)
+            yield self._make(batch)
 
-    @staticmethod
-    def _make(spec, batch, dtypes, fused):
-        return _spec.pack(spec, [_stack([b[c] for b in batch], c, d, fused) for c, d in enumerate(dtypes)])
+    def _make(self, batch):
+        """One batch from the flattened elements ``batch``."""
+        spec = self._input.element_spec
+        fused = getattr(type(self._input), "_FUSES_WITH_BATCH", False)
+        return _spec.pack(spec, [_stack([b[c] for b in batch], c, s.dtype, fused)
+                                 for c, s in enumerate(_spec.flatten(spec))])
 
 
 class _PaddedBatchDataset(_BatchDataset):
@@ -101,21 +101,13 @@ class _PaddedBatchDataset(_BatchDataset):
         self._element_spec = _spec.map_structure(
             lambda s, shape: _spec.TensorSpec(TensorShape([lead]).concatenate(shape), s.dtype), spec, self._shapes)
 
-    def _elements(self):
+    def _make(self, batch):
         spec = self._input.element_spec
-        flat_specs = _spec.flatten(spec)
-        shapes = _spec.flatten(self._shapes) if isinstance(spec, (tuple, dict)) else [self._shapes]
-        pads = _spec.flatten(self._pads) if isinstance(spec, (tuple, dict)) else [self._pads]
-        batch = []
-        for element in self._input._elements():
-            batch.append(_spec.flatten(element))
-            if len(batch) == self._size:
-                yield _spec.pack(spec, [self._pad([b[c] for b in batch], s, shapes[c], pads[c])
-                                        for c, s in enumerate(flat_specs)])
-                batch = []
-        if batch and not self._drop:
-            yield _spec.pack(spec, [self._pad([b[c] for b in batch], s, shapes[c], pads[c])
-                                    for c, s in enumerate(flat_specs)])
+        nested = isinstance(spec, (tuple, dict))
+        shapes = _spec.flatten(self._shapes) if nested else [self._shapes]
+        pads = _spec.flatten(self._pads) if nested else [self._pads]
+        return _spec.pack(spec, [self._pad([b[c] for b in batch], s, shapes[c], pads[c])
+                                 for c, s in enumerate(_spec.flatten(spec))])
 
     @staticmethod
     def _pad(tensors, s, shape, pad):
