@@ -8,9 +8,9 @@ from __future__ import annotations
 from .._core.dtypes import int64
 from . import combinators as _c
 from .batching import _BatchDataset, _PaddedBatchDataset, _UnbatchDataset, _WindowDataset
+from .cache import CacheDataset
 from .dataset import Dataset
 from .transformations import (
-    CacheDataset,
     _ConcatenateDataset,
     _Counter,
     _FilterDataset,
@@ -86,7 +86,8 @@ def install(cls):
         return _PrefetchDataset(self, buffer_size)
 
     def cache(self, filename="", name=None):
-        """Keep the elements in memory after the first complete iteration."""
+        """Keep the elements after the first complete iteration: in memory, or in files named by ``filename``
+        that later datasets and processes read instead of their input."""
         return CacheDataset(self, filename)
 
     def apply(self, transformation_func):

@@ -308,26 +308,6 @@ class _PrefetchDataset(_Unary):
         return self._input._elements()
 
 
-class CacheDataset(_Unary):
-    """``cache()``: the first complete iteration keeps every element in memory; later ones read them back."""
-
-    def __init__(self, input_dataset, filename):
-        if filename:
-            raise NotImplementedError("tapeflow: cache(filename) is not supported yet; use cache() in memory")
-        self._cache = None
-        super().__init__(input_dataset)
-
-    def _elements(self):
-        if self._cache is not None:
-            yield from self._cache
-            return
-        kept = []
-        for element in self._input._elements():
-            kept.append(element)
-            yield element
-        self._cache = kept
-
-
 class _OptionsDataset(_Unary):
     def __init__(self, input_dataset, options):
         super().__init__(input_dataset)

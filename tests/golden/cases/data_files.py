@@ -71,3 +71,24 @@ def list_files_then_lines(tf):
         names = tf.data.Dataset.list_files(f("[ab].txt"), shuffle=False)
         return [_lines(names.interleave(tf.data.TextLineDataset, cycle_length=2)),
                 _lines(tf.data.TextLineDataset(names)), repr(tf.data.TextLineDataset(names))]
+
+
+@case
+def cache_to_file(tf):
+    with _Files() as f:
+        ds = tf.data.Dataset.range(5).cache(f("c"))
+        it = iter(ds)
+        first = next(it)
+        concurrent = f.clean(catch(next, iter(ds)))
+        concurrent[1] = concurrent[1].split("Lockfile contents:")[0]  # holds the time it was created
+        del it
+        import gc
+
+        gc.collect()
+        after_abandon = sorted(os.listdir(f.dir))
+        values = [int(x) for x in ds]
+        other_input = [int(x) for x in tf.data.Dataset.range(10, 12).cache(f("c"))]
+        wrong_type = f.clean(catch(list, tf.data.Dataset.from_tensor_slices(["a", "b"]).cache(f("c"))))
+        no_dir = f.clean(catch(list, tf.data.Dataset.range(3).cache(f("nodir/x"))))
+        return [repr(ds), first, concurrent, after_abandon, values, other_input, wrong_type, no_dir,
+                int(tf.data.Dataset.range(3).cache(f("c")).cardinality())]
