@@ -30,7 +30,19 @@ def _get_single_element(dataset):
     return dataset.get_single_element()
 
 
+def _assert_cardinality(expected_cardinality):
+    """``tf.data.experimental.assert_cardinality(n)``: for ``dataset.apply``, declares and checks the count."""
+    from .combinators import assert_cardinality  # here: combinators loads after the Dataset class it extends
+
+    return assert_cardinality(expected_cardinality)
+
+
+def _enable_debug_mode():
+    """``tf.data.experimental.enable_debug_mode()``: tapeflow's pipelines already run eagerly, in order."""
+
+
 experimental = _types.SimpleNamespace(
+    assert_cardinality=_assert_cardinality, enable_debug_mode=_enable_debug_mode,
     AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE_CARDINALITY, UNKNOWN_CARDINALITY=UNKNOWN_CARDINALITY,
     cardinality=_cardinality, get_single_element=_get_single_element, NumpyIterator=NumpyIterator)
 

@@ -1,6 +1,6 @@
 """Transformations that combine datasets or keep state: ``interleave``, ``choose_from_datasets``,
 ``sample_from_datasets``, ``scan`` (and ``Dataset.counter``), ``group_by_window``, ``bucket_by_sequence_length``,
-``rebatch`` and ``ignore_errors``.
+``rebatch``, ``ignore_errors`` and ``tf.data.experimental.assert_cardinality``.
 """
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ import os
 
 import numpy as np
 
+from .._core import errors
 from .._core.dtypes import as_dtype, int64
 from ..ops import random_ops as _random_ops
 from . import spec as _spec
 from .batching import _BatchDataset, _UnbatchDataset
-from .dataset import INFINITE, UNKNOWN, Dataset, Failed, _scalar, _Unary, _VariantDataset
+from .dataset import INFINITE, UNKNOWN, Dataset, Failed, KernelError, _scalar, _Unary, _VariantDataset
 from .transformations import AUTOTUNE, _call, _dataset_result, _trace
 
 
@@ -334,3 +335,34 @@ class _IgnoreErrorsDataset(_Unary):
         for element in self._input._attempts():
             if not isinstance(element, Failed):
                 yield element
+
+
+class _AssertCardinalityDataset(_Unary):
+    """``tf.data.experimental.assert_cardinality(n)``: the input, whose count is declared ``n`` and checked while
+    iterating (TF's ``FailedPreconditionError`` when it has fewer or more)."""
+
+    def __init__(self, input_dataset, expected):
+        self._expected = int(_scalar(expected))
+        super().__init__(input_dataset)
+
+    def _cardinality(self):
+        return self._expected
+
+    def _elements(self):
+        expected = "an infinite number of" if self._expected == INFINITE else str(self._expected)
+        count = 0
+        for element in self._input._elements():
+            count += 1
+            if 0 <= self._expected < count:
+                raise KernelError(errors.FailedPreconditionError, f"Input dataset was expected to contain "
+                                                                  f"{expected} elements but contained at least "
+                                                                  f"{count} elements.")
+            yield element
+        if count != self._expected:
+            raise KernelError(errors.FailedPreconditionError, f"Input dataset was expected to contain {expected} "
+                                                              f"elements but contained only {count} elements.")
+
+
+def assert_cardinality(expected_cardinality):
+    """``tf.data.experimental.assert_cardinality``: a function for ``Dataset.apply``."""
+    return lambda dataset: _AssertCardinalityDataset(dataset, expected_cardinality)

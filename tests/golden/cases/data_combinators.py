@@ -137,3 +137,11 @@ def group_by_window_flush_by_key(tf):
     sized = tf.data.Dataset.range(12).group_by_window(lambda x: x % 3, lambda k, w: w.batch(4),
                                                       window_size_func=lambda k: k + 1)
     return [_show(tf, ds), _show(tf, sized)]
+
+
+@case
+def assert_cardinality_values(tf):
+    ds = tf.data.Dataset.range(5).filter(lambda x: x < 3)
+    checked = ds.apply(tf.data.experimental.assert_cardinality(3))
+    return [_show(tf, checked)] + [catch(list, ds.apply(tf.data.experimental.assert_cardinality(n)))
+                                   for n in (4, 2, tf.data.INFINITE_CARDINALITY)]
