@@ -125,17 +125,23 @@ def _is_namedtuple(x):
 
 def normalize(value):
     """``value`` as an element: tuples and dicts kept as structure, every other leaf converted to a tensor."""
-    from .dataset import Dataset  # datasets are leaves too (window, flat_map's inputs)
-
+    if isinstance(value, Tensor):  # the common case first: map functions return tensors
+        return value
     if isinstance(value, dict):
         return {k: normalize(value[k]) for k in value}
     if _is_namedtuple(value):
         return type(value)(*(normalize(v) for v in value))
     if isinstance(value, tuple):
         return tuple(normalize(v) for v in value)
-    if isinstance(value, (Tensor, Dataset)):
+    if _is_dataset(value):  # datasets are leaves too (window's elements)
         return value
     return convert_to_tensor(value)
+
+
+def _is_dataset(value):
+    from .dataset import Dataset  # spec.py loads before dataset.py, which builds on it
+
+    return isinstance(value, Dataset)
 
 
 def flatten(structure):
@@ -195,10 +201,8 @@ def map_structure(fn, *structures):
 
 def spec_of(element):
     """The spec of an element: a TensorSpec per tensor, a DatasetSpec per dataset."""
-    from .dataset import Dataset
-
     def one(x):
-        if isinstance(x, Dataset):
+        if _is_dataset(x):
             return DatasetSpec(x.element_spec)
         return TensorSpec(x.shape, x.dtype)
 
