@@ -232,7 +232,7 @@ def test_check_gradients_passes_on_correct_rules():
 
 
 def test_check_gradients_catches_a_wrong_rule(scratch_ops):
-    cube = scratch_ops("TapeflowTestWrongCube", lambda x: x ** 3, lambda g, ans, x: g * 2.0 * x * x)  # wrong: 3x^2
+    cube = scratch_ops("TapeflowTestWrongCube", lambda x: x ** 3, lambda g, ans, x: (g * 2.0 * x * x,))  # wrong: 3x^2
     report = tf.debug.check_gradients(lambda x: execute(cube, (x,)), np.array([1.0, 2.0]))
     assert not report.ok
     arg = report.arguments[0]

@@ -434,3 +434,33 @@ def test_rules_declare_the_needs_they_take(key):
         assert op.vjp_needs == _takes_needs(op.vjp), f"{key}: declared needs={op.vjp_needs}"
     if op.raw is not None:
         assert op.raw_needs == _takes_needs(op.raw), f"{key}: declared needs={op.raw_needs} for its rule on arrays"
+
+
+def _tuple_checking(rule, results):
+    def checked(g, ans, *rest, **attrs):
+        out = rule(g, ans, *rest, **attrs)
+        n = len(rest) - (1 if rest and type(rest[-1]) is tuple and all(type(b) is bool for b in rest[-1]) else 0)
+        results.append((type(out) is tuple, len(out) if type(out) is tuple else None, n))
+        return out
+
+    return checked
+
+
+@pytest.mark.parametrize("entry,sample", _params(DIFFERENTIABLE, "pure"))
+def test_rules_return_one_gradient_per_input(entry, sample, monkeypatch):
+    """Every rule, on tensors and on arrays, returns a tuple with one gradient (or ``None``) per input: the backward
+    pass takes ``[0]`` of a one-input rule's result, which on a bare tensor would silently be its first row."""
+    results = []
+    for op in REGISTRY.values():
+        if op.vjp is not None:
+            monkeypatch.setattr(op, "vjp", _tuple_checking(op.vjp, results))
+        if op.raw is not None:
+            monkeypatch.setattr(op, "raw", _tuple_checking(op.raw, results))
+    ws = _weights(entry, sample)
+    try:
+        _first_order(entry, sample, sample.args, ws)
+        with tf.GradientTape():  # the rules on tensors too
+            _first_order(entry, sample, sample.args, ws)
+    except LookupError:  # an op TF cannot differentiate (SoftsignGrad)
+        pass
+    assert all(is_tuple and length == n for is_tuple, length, n in results), results

@@ -231,7 +231,10 @@ def _walk(path, grads, reach, source_ids, targets):
             # A recorded single-input op on the path has a tracked input: it always needs a gradient. A variable
             # read is an identity: its gradient goes straight to the variable.
             t = inputs[0]
-            ig = g if op is READ_VARIABLE else vjp(g, outputs, t, **attrs) if attrs else vjp(g, outputs, t)
+            if op is READ_VARIABLE:
+                ig = g
+            else:
+                ig = (vjp(g, outputs, t, **attrs) if attrs else vjp(g, outputs, t))[0]
             if ig is None:
                 continue
             # (accumulation spelled out here and below: this loop is the backward pass's hot path)
@@ -330,7 +333,7 @@ def _walk_raw(path, grads, reach, source_ids, targets):
         if len(inputs) == 1:
             x = inputs[0]
             xv = x._value
-            gx = rule(g, ans, xv, **attrs) if attrs else rule(g, ans, xv)
+            gx = (rule(g, ans, xv, **attrs) if attrs else rule(g, ans, xv))[0]
             if gx is not None:
                 if gx.shape != xv.shape:
                     gx = _unbroadcast_raw(gx, xv.shape)
@@ -364,7 +367,7 @@ def _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
     tg = wrap(g) if not op.multi_output else tuple([None if x is None else wrap(x) for x in g])
     try:
         if len(inputs) == 1:
-            in_grads = (op.vjp(tg, outputs, inputs[0], **attrs),)
+            in_grads = op.vjp(tg, outputs, inputs[0], **attrs)
         elif op.vjp_needs:
             in_grads = op.vjp(tg, outputs, *inputs, needs, **attrs)
         else:
@@ -452,7 +455,7 @@ def _walk_sparse(path, start, rest, grads, reach, source_ids, targets):
             g = state.dense(g)
         needs = tuple([t._id in reach for t in inputs])
         if len(inputs) == 1:
-            in_grads = (vjp(g, outputs, inputs[0], **attrs),)
+            in_grads = vjp(g, outputs, inputs[0], **attrs)
         elif op.vjp_needs:
             in_grads = vjp(g, outputs, *inputs, needs, **attrs)
         else:

@@ -128,7 +128,7 @@ def _custom_vjp(g, ans, *inputs, call):
     else:
         upstream = [g]
     grads = call.gradients(upstream)
-    return grads[0] if len(inputs) == 1 else grads
+    return tuple(grads)
 
 
 def _replay(*values, call):

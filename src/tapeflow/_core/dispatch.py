@@ -223,7 +223,7 @@ def _read_forward(value):
 
 
 def _read_grad(g, ans, var):
-    return g
+    return (g,)
 
 
 # Reading a variable is a recorded identity from the variable's id to the tensor read: gradients for the

@@ -64,7 +64,7 @@ def _call_vjp(op, g, outputs, inputs, needs, attrs):
     """``op``'s gradient rule for upstream ``g``, as a list aligned with ``inputs`` (the backward pass's calls)."""
     vjp = op.vjp
     if len(inputs) == 1:
-        return [vjp(g, outputs, inputs[0], **attrs)]
+        return list(vjp(g, outputs, inputs[0], **attrs))
     if getattr(op, "vjp_needs", False):
         return list(vjp(g, outputs, *inputs, needs, **attrs))
     return list(vjp(g, outputs, *inputs, **attrs))

@@ -106,7 +106,7 @@ def _call_rule(op, g, outputs, inputs, needs, attrs):
     """The op's ordinary rule, as the backward pass calls it (``needs`` only for several inputs)."""
     vjp = op.vjp
     if len(inputs) == 1:
-        return (vjp(g, outputs, inputs[0], **attrs),)
+        return tuple(vjp(g, outputs, inputs[0], **attrs))
     if op.vjp_needs:
         return tuple(vjp(g, outputs, *inputs, needs, **attrs))
     return tuple(vjp(g, outputs, *inputs, **attrs))

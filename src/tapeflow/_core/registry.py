@@ -5,7 +5,8 @@ Two typing rules hold for every op (and are what makes higher derivatives free):
 * ``forward(*values, **attrs)`` receives NumPy values and returns a NumPy value (or a tuple of them when the
   op has several outputs). It never sees a tensor.
 * ``vjp(g, ans, *inputs, **attrs)`` receives tensors (the upstream gradient ``g``, the op's output ``ans`` and
-  its inputs) and returns one gradient per input, written with tapeflow's own ops. Because they are ordinary
+  its inputs) and returns a tuple of one gradient per input (a 1-tuple for a one-input op), written with
+  tapeflow's own ops. Because they are ordinary
   ops, an outer ``GradientTape`` records them, and nested tapes give second and higher derivatives.
 
 A rule may return ``None`` for an input: the symbolic zero. It may also take a ``needs`` parameter right after the
@@ -31,7 +32,7 @@ Defining an op::
 
     @EXP.defvjp
     def _exp_grad(g, y, x):
-        return g * conj(y)
+        return (g * conj(y),)
 """
 
 from __future__ import annotations

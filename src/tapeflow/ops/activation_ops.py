@@ -57,7 +57,7 @@ def SOFTPLUS(x):
 @SOFTPLUS.defvjp
 def _softplus_grad(g, y, x):
     # TF's rule goes through Sigmoid, so second derivatives are Sigmoid's.
-    return execute(MUL, (g, execute(SIGMOID, (x,))))
+    return (execute(MUL, (g, execute(SIGMOID, (x,)))),)
 
 
 @defop("Softsign", dtypes=FLOAT, quiet=True)
@@ -67,7 +67,7 @@ def SOFTSIGN(x):
 
 @SOFTSIGN.defvjp
 def _softsign_grad(g, y, x):
-    return execute(SOFTSIGN_GRAD, (g, x))
+    return (execute(SOFTSIGN_GRAD, (g, x)),)
 
 
 @defop("SoftsignGrad", dtypes=FLOAT, quiet=True)
@@ -111,7 +111,7 @@ def RELU6(x):
 
 @RELU6.defvjp
 def _relu6_grad(g, y, x):
-    return execute(RELU6_GRAD, (g, y))
+    return (execute(RELU6_GRAD, (g, y)),)
 
 
 @defop("Relu6Grad", dtypes=REAL, quiet=True)
@@ -132,7 +132,7 @@ def LEAKY_RELU(x, alpha):
 
 @LEAKY_RELU.defvjp
 def _leaky_relu_grad(g, y, x, alpha):
-    return execute(LEAKY_RELU_GRAD, (g, x), {"alpha": alpha})
+    return (execute(LEAKY_RELU_GRAD, (g, x), {"alpha": alpha}),)
 
 
 @defop("LeakyReluGrad", dtypes=FLOAT, quiet=True)
@@ -178,7 +178,7 @@ def ELU(x):
 
 @ELU.defvjp
 def _elu_grad(g, y, x):
-    return execute(ELU_GRAD, (g, y))
+    return (execute(ELU_GRAD, (g, y)),)
 
 
 @defop("EluGrad", dtypes=FLOAT, quiet=True)
@@ -201,7 +201,7 @@ def SELU(x):
 
 @SELU.defvjp
 def _selu_grad(g, y, x):
-    return execute(SELU_GRAD, (g, y))
+    return (execute(SELU_GRAD, (g, y)),)
 
 
 @defop("SeluGrad", dtypes=FLOAT, quiet=True)

@@ -46,8 +46,8 @@ CAST = defop("Cast", same_dtype=False, quiet=True)(_cast_forward)
 def _cast_grad(g, y, x, dtype):
     # Gradients cross a cast only between floating/complex types; an integer cast breaks the path (None).
     if x._value.dtype.kind in _FLOATING and g._value.dtype.kind in _FLOATING:
-        return cast(g, x.dtype)
-    return None
+        return (cast(g, x.dtype),)
+    return (None,)
 
 
 # (NumPy dtype of a tensor, dtype argument) pairs seen to name the same dtype: a cast between them is a no-op.
@@ -141,12 +141,12 @@ def RESHAPE(x, shape):
 
 @RESHAPE.defvjp
 def _reshape_grad(g, y, x, shape):
-    return reshape(g, x._value.shape)
+    return (reshape(g, x._value.shape),)
 
 
 @RESHAPE.defraw
 def _reshape_raw(g, y, x, shape):
-    return RESHAPE.forward(g, x.shape)
+    return (RESHAPE.forward(g, x.shape),)
 
 
 def _shape_arg(shape, op_name="Reshape"):
@@ -185,7 +185,7 @@ def TRANSPOSE(x, perm):
 
 @TRANSPOSE.defvjp
 def _transpose_grad(g, y, x, perm):
-    return transpose(g, tuple(int(i) for i in np.argsort(perm)))
+    return (transpose(g, tuple(int(i) for i in np.argsort(perm))),)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -224,12 +224,12 @@ def IDENTITY(x):
 
 @IDENTITY.defvjp
 def _identity_grad(g, y, x):
-    return g
+    return (g,)
 
 
 @IDENTITY.defraw
 def _identity_raw(g, y, x):
-    return g
+    return (g,)
 
 
 def identity(input, name=None):
@@ -301,7 +301,7 @@ def FILL(value, dims):
 
 @FILL.defvjp
 def _fill_grad(g, y, value, dims):
-    return g  # summed back to the scalar by the backward pass
+    return (g,)  # summed back to the scalar by the backward pass
 
 
 def fill(dims, value, name=None, layout=None):
@@ -474,7 +474,7 @@ def BROADCAST_TO(x, shape):
 
 @BROADCAST_TO.defvjp
 def _broadcast_to_grad(g, y, x, shape):
-    return g  # the backward pass sums it back to x's shape
+    return (g,)  # the backward pass sums it back to x's shape
 
 
 def broadcast_to(input, shape, name=None):
@@ -497,7 +497,7 @@ def PACK(*values, axis):
 @PACK.defvjp
 def _pack_grad(g, y, *values, axis):
     parts = unstack(g, axis=axis)
-    return parts[0] if len(parts) == 1 else tuple(parts)  # a one-input rule returns its gradient, not a tuple
+    return tuple(parts)
 
 
 def stack(values, axis=0, name="stack"):
@@ -543,7 +543,7 @@ class _Unpack:
 
 def _unpack_grad(gs, ys, x, num, axis):
     parts = [g if g is not None else zeros_like(y) for g, y in zip(gs, ys)]
-    return stack(parts, axis=axis)
+    return (stack(parts, axis=axis),)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -664,7 +664,7 @@ def STRIDED_SLICE(x, index):
 
 @STRIDED_SLICE.defvjp
 def _strided_slice_grad(g, y, x, index):
-    return execute(STRIDED_SLICE_GRAD, (g,), {"shape": x._value.shape, "index": index})
+    return (execute(STRIDED_SLICE_GRAD, (g,), {"shape": x._value.shape, "index": index}),)
 
 
 @defop("StridedSliceGrad", dtypes=ALL)
@@ -676,7 +676,7 @@ def STRIDED_SLICE_GRAD(g, shape, index):
 
 @STRIDED_SLICE_GRAD.defvjp
 def _strided_slice_grad_grad(gg, y, g, shape, index):
-    return execute(STRIDED_SLICE, (gg,), {"index": index})
+    return (execute(STRIDED_SLICE, (gg,), {"index": index}),)
 
 
 # ``t[mask]`` with a boolean tensor: the same forward and gradient as slicing, with a mask for an index.
@@ -686,12 +686,12 @@ BOOLEAN_MASK_GRAD = defop("BooleanMaskGrad", dtypes=ALL)(STRIDED_SLICE_GRAD.forw
 
 @BOOLEAN_MASK.defvjp
 def _boolean_mask_grad(g, y, x, index):
-    return execute(BOOLEAN_MASK_GRAD, (g,), {"shape": x._value.shape, "index": index})
+    return (execute(BOOLEAN_MASK_GRAD, (g,), {"shape": x._value.shape, "index": index}),)
 
 
 @BOOLEAN_MASK_GRAD.defvjp
 def _boolean_mask_grad_grad(gg, y, g, shape, index):
-    return execute(BOOLEAN_MASK, (gg,), {"index": index})
+    return (execute(BOOLEAN_MASK, (gg,), {"index": index}),)
 
 
 def getitem(tensor, key):

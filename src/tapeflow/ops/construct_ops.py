@@ -463,7 +463,7 @@ def MATRIX_BAND_PART(x, num_lower, num_upper):
 
 @MATRIX_BAND_PART.defvjp
 def _matrix_band_part_grad(g, y, x, num_lower, num_upper):
-    return execute(MATRIX_BAND_PART, (g,), {"num_lower": num_lower, "num_upper": num_upper})
+    return (execute(MATRIX_BAND_PART, (g,), {"num_lower": num_lower, "num_upper": num_upper}),)
 
 
 def _band_index(v, like):

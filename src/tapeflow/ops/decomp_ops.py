@@ -157,7 +157,7 @@ def MATRIX_INVERSE(x, adjoint=False):
 @MATRIX_INVERSE.defvjp
 def _inverse_grad(g, ainv, x, adjoint=False):
     inner = matmul(g, ainv, adjoint_a=adjoint, adjoint_b=not adjoint)
-    return -matmul(ainv, inner, adjoint_a=not adjoint)
+    return (-matmul(ainv, inner, adjoint_a=not adjoint),)
 
 
 @defop("MatrixDeterminant", dtypes=_T, on_error=refused, quiet=True)
@@ -170,7 +170,7 @@ def MATRIX_DETERMINANT(x):
 @MATRIX_DETERMINANT.defvjp
 def _determinant_grad(g, c, x):
     # TF's rule: g * det * inv(x)^H. For complex x it multiplies by det, not by its conjugate (kept as TF has it).
-    return _expand(g * c) * execute(MATRIX_INVERSE, (x,), {"adjoint": True})
+    return (_expand(g * c) * execute(MATRIX_INVERSE, (x,), {"adjoint": True}),)
 
 
 @defop("LogMatrixDeterminant", dtypes=_T, num_outputs=2, on_error=refused, quiet=True)
@@ -185,7 +185,7 @@ def LOG_MATRIX_DETERMINANT(x):
 @LOG_MATRIX_DETERMINANT.defvjp
 def _log_determinant_grad(gs, outs, x):
     g = _zero_if_none(gs[1], outs[1])  # the sign's gradient is ignored (zero), as in TF
-    return _expand(g) * execute(MATRIX_INVERSE, (x,), {"adjoint": True})
+    return (_expand(g) * execute(MATRIX_INVERSE, (x,), {"adjoint": True}),)
 
 
 # ------------------------------------------------------------------------------------------ solves
@@ -323,7 +323,7 @@ def _cholesky_grad(g, chol, x):
                        {"lower": True, "adjoint": False})
     middle = _masked(matmul(chol, g, adjoint_a=True), "tril_half")
     grad = matmul(matmul(chol_inv, middle, adjoint_a=True), chol_inv)
-    return (grad + adjoint(grad)) * 0.5
+    return ((grad + adjoint(grad)) * 0.5,)
 
 
 # ------------------------------------------------------------------------------------------ QR
@@ -367,7 +367,7 @@ def _qr_grad(gs, outs, x, full_matrices=False):
                                   f"r.shape={r.shape} with nrows={rows}and ncols={cols}.")
     m = q._value.shape[-2]
     if m >= cols:
-        return _qr_grad_tall(q, r, dq, dr)
+        return (_qr_grad_tall(q, r, dq, dr),)
     # Wide: split x = [a, b] and r = [u, v] at column m; the square part carries the rest.
     b = getitem(x, (Ellipsis, slice(None), slice(m, None)))
     u = getitem(r, (Ellipsis, slice(None), slice(None, m)))
@@ -377,7 +377,7 @@ def _qr_grad(gs, outs, x, full_matrices=False):
     da = _qr_grad_tall(q, u, dq + matmul(b, dv, adjoint_b=True), du)
     # [da, db] along the last axis, through constant selections (so the gradient stays differentiable).
     eye = np.eye(cols, dtype=x._value.dtype)
-    return matmul(da, wrap(eye[:m])) + matmul(db, wrap(eye[m:]))
+    return (matmul(da, wrap(eye[:m])) + matmul(db, wrap(eye[m:])),)
 
 
 # ------------------------------------------------------------------------------------------ SVD
@@ -409,7 +409,7 @@ def _svd_grad(gs, outs, x, compute_uv=True, full_matrices=False):
     grad_s = _zero_if_none(gs[0], outs[0])
     if not compute_uv:
         _, u, v = execute(SVD, (x,), {"compute_uv": True, "full_matrices": False})
-        return matmul(u, matmul(_diag(grad_s), v, adjoint_b=True))
+        return (matmul(u, matmul(_diag(grad_s), v, adjoint_b=True)),)
     s, u, v = outs
     grad_u, grad_v = _zero_if_none(gs[1], u), _zero_if_none(gs[2], v)
     m, n = x._value.shape[-2], x._value.shape[-1]
@@ -442,7 +442,7 @@ def _svd_grad(gs, outs, x, compute_uv=True, full_matrices=False):
     if x._value.dtype.kind == "c":
         diagonal = _masked(v_gv, "eye")
         grad = grad + 0.5 * matmul(u, matmul(matmul(s_inv_mat, adjoint(diagonal) - diagonal), v1, adjoint_b=True))
-    return adjoint(grad) if transposed else grad
+    return (adjoint(grad) if transposed else grad,)
 
 
 # ------------------------------------------------------------------------------------------ eigh
@@ -498,7 +498,7 @@ def _eigh_grad(gs, outs, x, compute_v=True):
         inner = _diag(grad_e)
     grad = matmul(v, matmul(inner, v, adjoint_b=True))
     # The forward reads the lower triangle only: fold the gradient onto it (halving the diagonal).
-    return _masked(grad + adjoint(grad), "tril_half")
+    return (_masked(grad + adjoint(grad), "tril_half"),)
 
 
 # ------------------------------------------------------------------------------------------ public functions

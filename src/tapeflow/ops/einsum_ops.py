@@ -186,8 +186,8 @@ def _einsum_grad(g, ans, *operands, equation):
         (x,) = operands
         reduced = [label for label in dict.fromkeys(subs[0]) if label not in out + _ELL]
         if not reduced:
-            return _einsum_op(f"{out}->{subs[0]}", g)
-        return _grad_of_reduction(g, out, subs[0], x._value.shape, reduced)
+            return (_einsum_op(f"{out}->{subs[0]}", g),)
+        return (_grad_of_reduction(g, out, subs[0], x._value.shape, reduced),)
     xs, ys = subs
     if _ELL in out:
         # The gradient equations need the ellipsis on both sides even when one operand's is empty.

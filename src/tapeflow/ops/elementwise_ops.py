@@ -81,7 +81,7 @@ SIN = defop("Sin", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.sin(x))
 
 @SIN.defvjp
 def _sin_grad(g, y, x):
-    return execute(MUL, (g, execute(COS, (_cj(x),))))
+    return (execute(MUL, (g, execute(COS, (_cj(x),)))),)
 
 
 COS = defop("Cos", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.cos(x))
@@ -89,7 +89,7 @@ COS = defop("Cos", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.cos(x))
 
 @COS.defvjp
 def _cos_grad(g, y, x):
-    return execute(MUL, (execute(NEG, (g,)), execute(SIN, (_cj(x),))))
+    return (execute(MUL, (execute(NEG, (g,)), execute(SIN, (_cj(x),)))),)
 
 
 TAN = defop("Tan", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.tan(x))
@@ -98,7 +98,7 @@ TAN = defop("Tan", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.tan(x))
 @TAN.defvjp
 def _tan_grad(g, y, x):
     sec = execute(RECIPROCAL, (execute(COS, (_cj(x),)),))
-    return execute(MUL, (execute(SQUARE, (sec,)), g))
+    return (execute(MUL, (execute(SQUARE, (sec,)), g)),)
 
 
 ASIN = defop("Asin", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arcsin(x))
@@ -107,7 +107,7 @@ ASIN = defop("Asin", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arcsin(x))
 @ASIN.defvjp
 def _asin_grad(g, y, x):
     inv = execute(RECIPROCAL, (execute(SQRT, (_one_minus_square(_cj(x)),)),))
-    return execute(MUL, (g, inv))
+    return (execute(MUL, (g, inv)),)
 
 
 ACOS = defop("Acos", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arccos(x))
@@ -116,7 +116,7 @@ ACOS = defop("Acos", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arccos(x))
 @ACOS.defvjp
 def _acos_grad(g, y, x):
     inv = execute(RECIPROCAL, (execute(SQRT, (_one_minus_square(_cj(x)),)),))
-    return execute(MUL, (execute(NEG, (g,)), inv))
+    return (execute(MUL, (execute(NEG, (g,)), inv)),)
 
 
 ATAN = defop("Atan", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arctan(x))
@@ -126,7 +126,7 @@ ATAN = defop("Atan", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arctan(x))
 def _atan_grad(g, y, x):
     cx = _cj(x)
     inv = execute(RECIPROCAL, (execute(ADD, (_scalar(1, cx), execute(SQUARE, (cx,)))),))
-    return execute(MUL, (g, inv))
+    return (execute(MUL, (g, inv)),)
 
 
 @_binary_op("Atan2", dtypes=FLOAT, quiet=True)
@@ -150,7 +150,7 @@ SINH = defop("Sinh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.sinh(x))
 
 @SINH.defvjp
 def _sinh_grad(g, y, x):
-    return execute(MUL, (g, execute(COSH, (_cj(x),))))
+    return (execute(MUL, (g, execute(COSH, (_cj(x),)))),)
 
 
 COSH = defop("Cosh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.cosh(x))
@@ -158,7 +158,7 @@ COSH = defop("Cosh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.cosh(x))
 
 @COSH.defvjp
 def _cosh_grad(g, y, x):
-    return execute(MUL, (g, execute(SINH, (_cj(x),))))
+    return (execute(MUL, (g, execute(SINH, (_cj(x),)))),)
 
 
 ASINH = defop("Asinh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arcsinh(x))
@@ -167,7 +167,7 @@ ASINH = defop("Asinh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arcsinh(x)
 @ASINH.defvjp
 def _asinh_grad(g, y, x):
     # TF differentiates through the output: 1 / cosh(asinh(x)).
-    return execute(REALDIV, (g, execute(COSH, (_cj(y),))))
+    return (execute(REALDIV, (g, execute(COSH, (_cj(y),)))),)
 
 
 ACOSH = defop("Acosh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arccosh(x))
@@ -175,7 +175,7 @@ ACOSH = defop("Acosh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arccosh(x)
 
 @ACOSH.defvjp
 def _acosh_grad(g, y, x):
-    return execute(REALDIV, (g, execute(SINH, (_cj(y),))))
+    return (execute(REALDIV, (g, execute(SINH, (_cj(y),)))),)
 
 
 ATANH = defop("Atanh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arctanh(x))
@@ -183,7 +183,7 @@ ATANH = defop("Atanh", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.arctanh(x)
 
 @ATANH.defvjp
 def _atanh_grad(g, y, x):
-    return execute(MUL, (g, execute(RECIPROCAL, (_one_minus_square(_cj(x)),))))
+    return (execute(MUL, (g, execute(RECIPROCAL, (_one_minus_square(_cj(x)),)))),)
 
 
 # ------------------------------------------------------------------------------------------ exp and log variants
@@ -194,7 +194,7 @@ EXPM1 = defop("Expm1", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.expm1(x))
 
 @EXPM1.defvjp
 def _expm1_grad(g, y, x):
-    return execute(MUL, (g, execute(EXP, (_cj(x),))))
+    return (execute(MUL, (g, execute(EXP, (_cj(x),)))),)
 
 
 LOG1P = defop("Log1p", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.log1p(x))
@@ -203,7 +203,7 @@ LOG1P = defop("Log1p", dtypes=FLOAT_COMPLEX, quiet=True)(lambda x: np.log1p(x))
 @LOG1P.defvjp
 def _log1p_grad(g, y, x):
     cx = _cj(x)
-    return execute(MUL, (g, execute(RECIPROCAL, (execute(ADD, (_scalar(1, cx), cx)),))))
+    return (execute(MUL, (g, execute(RECIPROCAL, (execute(ADD, (_scalar(1, cx), cx)),)))),)
 
 
 def _xfun_forward(f):
@@ -264,7 +264,7 @@ _TWO_OVER_SQRT_PI = 2 / np.sqrt(np.pi)
 @ERF.defvjp
 def _erf_grad(g, y, x):
     scaled = execute(MUL, (g, _scalar(_TWO_OVER_SQRT_PI, g)))
-    return execute(MUL, (scaled, execute(EXP, (execute(NEG, (execute(SQUARE, (x,)),)),))))
+    return (execute(MUL, (scaled, execute(EXP, (execute(NEG, (execute(SQUARE, (x,)),)),)))),)
 
 
 ERFC = defop("Erfc", dtypes=FLOAT, quiet=True)(_np_erfc)
@@ -273,7 +273,7 @@ ERFC = defop("Erfc", dtypes=FLOAT, quiet=True)(_np_erfc)
 @ERFC.defvjp
 def _erfc_grad(g, y, x):
     scaled = execute(MUL, (g, _scalar(-_TWO_OVER_SQRT_PI, g)))
-    return execute(MUL, (scaled, execute(EXP, (execute(NEG, (execute(SQUARE, (x,)),)),))))
+    return (execute(MUL, (scaled, execute(EXP, (execute(NEG, (execute(SQUARE, (x,)),)),)))),)
 
 
 LGAMMA = defop("Lgamma", dtypes=FLOAT, quiet=True)(_np_lgamma)
@@ -281,7 +281,7 @@ LGAMMA = defop("Lgamma", dtypes=FLOAT, quiet=True)(_np_lgamma)
 
 @LGAMMA.defvjp
 def _lgamma_grad(g, y, x):
-    return execute(MUL, (g, execute(DIGAMMA, (x,))))
+    return (execute(MUL, (g, execute(DIGAMMA, (x,)))),)
 
 
 DIGAMMA = defop("Digamma", dtypes=FLOAT, quiet=True)(_np_digamma)
@@ -289,7 +289,7 @@ DIGAMMA = defop("Digamma", dtypes=FLOAT, quiet=True)(_np_digamma)
 
 @DIGAMMA.defvjp
 def _digamma_grad(g, y, x):
-    return execute(MUL, (g, execute(POLYGAMMA, (_scalar(1, x), x))))
+    return (execute(MUL, (g, execute(POLYGAMMA, (_scalar(1, x), x)))),)
 
 
 POLYGAMMA = _binary_op("Polygamma", dtypes=_REAL_FLOAT, quiet=True)(_np_polygamma)

@@ -129,8 +129,8 @@ def _diagonal(op, holomorphic):
             if not holomorphic:
                 return DERIVE
             t = execute(CONJ, (t,))
-            return execute(CONJ, (vjp(t, ans, x, **attrs),))
-        return vjp(t, ans, x, **attrs)
+            return execute(CONJ, (vjp(t, ans, x, **attrs)[0],))
+        return vjp(t, ans, x, **attrs)[0]
 
     return rule
 

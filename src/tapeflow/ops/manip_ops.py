@@ -202,8 +202,8 @@ def _split_forward(x, sizes, axis):
 def _split_grad(gs, ys, x, sizes, axis):
     parts = [g if g is not None else zeros_like(y) for g, y in zip(gs, ys)]
     if len(parts) == 1:
-        return parts[0]
-    return execute(CONCAT, tuple(parts), {"axis": axis})
+        return (parts[0],)
+    return (execute(CONCAT, tuple(parts), {"axis": axis}),)
 
 
 # One op per TF op; both return as many outputs as there are pieces (a tuple even for one piece).
@@ -290,7 +290,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
 def _reshape_back(g, y, x, shape):
     """The gradient of an op that only changes the shape (Squeeze, ExpandDims): ``g`` in the input's shape."""
-    return execute(RESHAPE, (g,), {"shape": x._value.shape})
+    return (execute(RESHAPE, (g,), {"shape": x._value.shape}),)
 
 
 # The public functions work out the output shape; the op itself is a reshape to it.
@@ -370,7 +370,7 @@ def _tile_grad(g, y, x, multiples):
     shape = x._value.shape
     split = tuple(v for m, d in zip(multiples, shape) for v in (m, d))
     g = execute(RESHAPE, (g,), {"shape": split})
-    return execute(SUM, (g,), {"axis": tuple(range(0, len(split), 2)), "keepdims": False})
+    return (execute(SUM, (g,), {"axis": tuple(range(0, len(split), 2)), "keepdims": False}),)
 
 
 @export("tile")
@@ -407,7 +407,7 @@ def REVERSE(x, axis):
 
 @REVERSE.defvjp
 def _reverse_grad(g, y, x, axis):
-    return execute(REVERSE, (g,), {"axis": axis})
+    return (execute(REVERSE, (g,), {"axis": axis}),)
 
 
 @export("reverse")
@@ -437,7 +437,7 @@ def ROLL(x, shift, axis):
 
 @ROLL.defvjp
 def _roll_grad(g, y, x, shift, axis):
-    return execute(ROLL, (g,), {"shift": tuple(-s for s in shift), "axis": axis})
+    return (execute(ROLL, (g,), {"shift": tuple(-s for s in shift), "axis": axis}),)
 
 
 @export("roll")

@@ -52,7 +52,7 @@ def CONJ(x):
 
 @CONJ.defvjp
 def _conj_grad(g, y, x):
-    return conj(g)
+    return (conj(g),)
 
 
 def _cj(t):
@@ -303,12 +303,12 @@ def NEG(x):
 
 @NEG.defvjp
 def _neg_grad(g, y, x):
-    return execute(NEG, (g,))
+    return (execute(NEG, (g,)),)
 
 
 @NEG.defraw
 def _neg_raw(g, y, x):
-    return -g
+    return (-g,)
 
 
 @defop("Abs", dtypes=REAL)
@@ -318,7 +318,7 @@ def ABS(x):
 
 @ABS.defvjp
 def _abs_grad(g, y, x):
-    return g * sign(x)
+    return (g * sign(x),)
 
 
 @defop("ComplexAbs", dtypes=("complex64", "complex128"))
@@ -331,7 +331,7 @@ def _complex_abs_grad(g, y, x):
     # d|z| = Re(conj(z)/|z| dz): the gradient is g * z / |z|, 0 at z == 0 as TF.
     safe = where(equal(y, 0), ones_like(y), y)
     scale = where(equal(y, 0), zeros_like(y), g / safe)
-    return cast(scale, x.dtype) * x
+    return (cast(scale, x.dtype) * x,)
 
 
 @defop("Square", dtypes=NUMERIC)
@@ -341,12 +341,12 @@ def SQUARE(x):
 
 @SQUARE.defvjp
 def _square_grad(g, y, x):
-    return g * (conj(x) * _scalar(2, x))
+    return (g * (conj(x) * _scalar(2, x)),)
 
 
 @SQUARE.defraw
 def _square_raw(g, y, x):
-    return g * (raw_cj(x) * scalar_of(2, x.dtype))
+    return (g * (raw_cj(x) * scalar_of(2, x.dtype)),)
 
 
 SQRT = defop("Sqrt", quiet=True, dtypes=FLOAT_COMPLEX)(np.sqrt)
@@ -354,12 +354,12 @@ SQRT = defop("Sqrt", quiet=True, dtypes=FLOAT_COMPLEX)(np.sqrt)
 
 @SQRT.defvjp
 def _sqrt_grad(g, y, x):
-    return execute(SQRT_GRAD, (y, g))
+    return (execute(SQRT_GRAD, (y, g)),)
 
 
 @SQRT.defraw
 def _sqrt_raw(g, y, x):
-    return SQRT_GRAD.forward(y, g)
+    return (SQRT_GRAD.forward(y, g),)
 
 
 @defop("SqrtGrad", quiet=True, dtypes=FLOAT_COMPLEX)
@@ -391,7 +391,7 @@ def RSQRT(x):
 @RSQRT.defvjp
 def _rsqrt_grad(g, y, x):
     # d(x^-1/2) = -1/2 x^-3/2 = -1/2 y^3
-    return _no_upstream_no_gradient(g * conj(_scalar(-0.5, y) * y * y * y), g)
+    return (_no_upstream_no_gradient(g * conj(_scalar(-0.5, y) * y * y * y), g),)
 
 
 def _no_upstream_no_gradient(gx, g):
@@ -405,12 +405,12 @@ EXP = defop("Exp", quiet=True, dtypes=FLOAT_COMPLEX)(np.exp)
 
 @EXP.defvjp
 def _exp_grad(g, y, x):
-    return execute(MUL, (g, _cj(y)))
+    return (execute(MUL, (g, _cj(y))),)
 
 
 @EXP.defraw
 def _exp_raw(g, y, x):
-    return g * raw_cj(y)
+    return (g * raw_cj(y),)
 
 
 LOG = defop("Log", quiet=True, dtypes=FLOAT_COMPLEX)(np.log)
@@ -418,12 +418,12 @@ LOG = defop("Log", quiet=True, dtypes=FLOAT_COMPLEX)(np.log)
 
 @LOG.defvjp
 def _log_grad(g, y, x):
-    return g * reciprocal(conj(x))
+    return (g * reciprocal(conj(x)),)
 
 
 @LOG.defraw
 def _log_raw(g, y, x):
-    return g * RECIPROCAL.forward(raw_cj(x))
+    return (g * RECIPROCAL.forward(raw_cj(x)),)
 
 
 @defop("Reciprocal", quiet=True, dtypes=FLOAT_COMPLEX + ("int8", "int16", "int32", "int64"))
@@ -433,7 +433,7 @@ def RECIPROCAL(x):
 
 @RECIPROCAL.defvjp
 def _reciprocal_grad(g, y, x):
-    return _no_upstream_no_gradient(g * negative(conj(y * y)), g)
+    return (_no_upstream_no_gradient(g * negative(conj(y * y)), g),)
 
 
 @defop("Sign", quiet=True, dtypes=NUMERIC)
@@ -447,7 +447,7 @@ def SIGN(x):
 @SIGN.defvjp
 def _sign_grad(g, y, x):
     # TF: the derivative of sign is zero everywhere (not None).
-    return zeros_like(x)
+    return (zeros_like(x),)
 
 
 # Floor and Round are declared non-differentiable: TF returns None through them.
@@ -466,12 +466,12 @@ def SIGMOID(x):
 
 @SIGMOID.defvjp
 def _sigmoid_grad(g, y, x):
-    return execute(SIGMOID_GRAD, (_cj(y), g))
+    return (execute(SIGMOID_GRAD, (_cj(y), g)),)
 
 
 @SIGMOID.defraw
 def _sigmoid_raw(g, y, x):
-    return SIGMOID_GRAD.forward(raw_cj(y), g)
+    return (SIGMOID_GRAD.forward(raw_cj(y), g),)
 
 
 @defop("SigmoidGrad", dtypes=FLOAT_COMPLEX)
@@ -494,12 +494,12 @@ TANH = defop("Tanh", dtypes=FLOAT_COMPLEX)(np.tanh)
 
 @TANH.defvjp
 def _tanh_grad(g, y, x):
-    return execute(TANH_GRAD, (_cj(y), g))
+    return (execute(TANH_GRAD, (_cj(y), g)),)
 
 
 @TANH.defraw
 def _tanh_raw(g, y, x):
-    return TANH_GRAD.forward(raw_cj(y), g)
+    return (TANH_GRAD.forward(raw_cj(y), g),)
 
 
 @defop("TanhGrad", dtypes=FLOAT_COMPLEX)
@@ -523,12 +523,12 @@ def RELU(x):
 
 @RELU.defvjp
 def _relu_grad(g, y, x):
-    return execute(RELU_GRAD, (g, y))
+    return (execute(RELU_GRAD, (g, y)),)
 
 
 @RELU.defraw
 def _relu_raw(g, y, x):
-    return RELU_GRAD.forward(g, y)
+    return (RELU_GRAD.forward(g, y),)
 
 
 @defop("ReluGrad", dtypes=REAL)
@@ -550,7 +550,7 @@ def REAL_PART(x):
 
 @REAL_PART.defvjp
 def _real_grad(g, y, x):
-    return cast(g, x.dtype)
+    return (cast(g, x.dtype),)
 
 
 @defop("Imag", dtypes=("complex64", "complex128"), same_dtype=False)
@@ -560,7 +560,7 @@ def IMAG_PART(x):
 
 @IMAG_PART.defvjp
 def _imag_grad(g, y, x):
-    return cast(g, x.dtype) * _scalar(1j, x)  # d Im(z) -> complex(0, g), as TF
+    return (cast(g, x.dtype) * _scalar(1j, x),)  # d Im(z) -> complex(0, g), as TF
 
 
 def _complex_error(exc, values, attrs):

@@ -75,12 +75,12 @@ def SOFTMAX(x, axis):
 @SOFTMAX.defvjp
 def _softmax_grad(g, y, x, axis):
     # dx = (g - sum(g * y, axis)) * y
-    return (g - reduce_sum(g * y, axis, keepdims=True)) * y
+    return ((g - reduce_sum(g * y, axis, keepdims=True)) * y,)
 
 
 @SOFTMAX.defraw
 def _softmax_raw(g, y, x, axis):
-    return (g - SUM.forward(g * y, (axis % y.ndim,), True)) * y
+    return ((g - SUM.forward(g * y, (axis % y.ndim,), True)) * y,)
 
 
 @defop("LogSoftmax", dtypes=FLOAT, quiet=True)
@@ -95,12 +95,12 @@ def LOG_SOFTMAX(x, axis):
 @LOG_SOFTMAX.defvjp
 def _log_softmax_grad(g, y, x, axis):
     # dx = g - sum(g, axis) * softmax(x), with softmax(x) = exp(y)
-    return g - reduce_sum(g, axis, keepdims=True) * exp(y)
+    return (g - reduce_sum(g, axis, keepdims=True) * exp(y),)
 
 
 @LOG_SOFTMAX.defraw
 def _log_softmax_raw(g, y, x, axis):
-    return g - SUM.forward(g, (axis % y.ndim,), True) * EXP.forward(y)
+    return (g - SUM.forward(g, (axis % y.ndim,), True) * EXP.forward(y),)
 
 
 def _softmax_axis(x, axis):
@@ -139,7 +139,7 @@ _LAST = {"axis": -1}
 def _xent_second_order(g_back, logits):
     """The gradient through the backprop output: softmax's Jacobian-vector product (TF's rule)."""
     sm = execute(SOFTMAX, (logits,), _LAST)
-    return _softmax_grad(g_back, sm, logits, -1)
+    return _softmax_grad(g_back, sm, logits, -1)[0]
 
 
 def _xent_logits_grad(g_loss, g_back, backprop, logits):
@@ -390,7 +390,7 @@ def L2_LOSS(x):
 
 @L2_LOSS.defvjp
 def _l2_loss_grad(g, y, x):
-    return execute(MUL, (x, g))
+    return (execute(MUL, (x, g)),)
 
 
 @export("nn.l2_loss")
@@ -445,7 +445,7 @@ def BIAS_ADD_GRAD(g, data_format):
 def _bias_add_grad_grad(gg, gb, g, data_format):
     shape = g._value.shape
     expanded = execute(RESHAPE, (gg,), {"shape": _bias_shape(len(shape), gg._value.shape[0], data_format)})
-    return execute(BROADCAST_TO, (expanded,), {"shape": shape})
+    return (execute(BROADCAST_TO, (expanded,), {"shape": shape}),)
 
 
 @export("nn.bias_add")

@@ -59,7 +59,7 @@ CHECK_NUMERICS = defop("CheckNumerics", dtypes=FLOAT)(_check_forward)
 def _check_numerics_grad(g, ans, x, message):
     # TF checks the incoming gradient too, naming the forward message as the bytes attribute it stores.
     text = f"Not a number (NaN) or infinity (Inf) values detected in gradient. {message.encode()!r}"
-    return execute(CHECK_NUMERICS, (g,), {"message": text})
+    return (execute(CHECK_NUMERICS, (g,), {"message": text}),)
 
 
 def _renamed(exc, name):

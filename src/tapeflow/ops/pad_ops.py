@@ -42,7 +42,7 @@ def PAD(x, paddings):
 
 @PAD.defvjp
 def _pad_grad(g, y, x, paddings):
-    return execute(SLICE, (g,), {"begin": tuple(p[0] for p in paddings), "size": x._value.shape})
+    return (execute(SLICE, (g,), {"begin": tuple(p[0] for p in paddings), "size": x._value.shape}),)
 
 
 @defop("PadV2", dtypes=ALL)
@@ -66,7 +66,7 @@ def MIRROR_PAD(x, paddings, mode):
 
 @MIRROR_PAD.defvjp
 def _mirror_pad_grad(g, y, x, paddings, mode):
-    return execute(MIRROR_PAD_GRAD, (g,), {"paddings": paddings, "mode": mode})
+    return (execute(MIRROR_PAD_GRAD, (g,), {"paddings": paddings, "mode": mode}),)
 
 
 @defop("MirrorPadGrad", dtypes=ALL)
@@ -88,7 +88,7 @@ def MIRROR_PAD_GRAD(g, paddings, mode):
 
 @MIRROR_PAD_GRAD.defvjp
 def _mirror_pad_grad_grad(gg, y, g, paddings, mode):
-    return execute(MIRROR_PAD, (gg,), {"paddings": paddings, "mode": mode})
+    return (execute(MIRROR_PAD, (gg,), {"paddings": paddings, "mode": mode}),)
 
 
 def _check_paddings(x, p, op, sfx):
@@ -160,7 +160,7 @@ def SLICE(x, begin, size):
 @SLICE.defvjp
 def _slice_grad(g, y, x, begin, size):
     shape = x._value.shape
-    return execute(PAD, (g,), {"paddings": tuple((b, d - b - s) for b, s, d in zip(begin, size, shape))})
+    return (execute(PAD, (g,), {"paddings": tuple((b, d - b - s) for b, s, d in zip(begin, size, shape))}),)
 
 
 @export("slice")

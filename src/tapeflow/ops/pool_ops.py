@@ -249,7 +249,7 @@ def max_pool_grads(forward, grad, grad_grad, grad_grad_attrs=None):
     @forward.defvjp
     def _forward_grad(g, y, x, **attrs):
         no_format_decode(attrs)
-        return execute(grad, (x, y, g), attrs)
+        return (execute(grad, (x, y, g), attrs),)
 
     @grad.defvjp
     def _grad_grad(gg, dx, x, y, g, **attrs):
@@ -365,11 +365,11 @@ def avg_pool_grads(forward, grad):
     @forward.defvjp
     def _forward_grad(g, y, x, **attrs):
         no_format_decode(attrs)
-        return execute(grad, (g,), attrs | {"orig_input_shape": x._value.shape})
+        return (execute(grad, (g,), attrs | {"orig_input_shape": x._value.shape}),)
 
     @grad.defvjp
     def _grad_grad(gg, dx, g, orig_input_shape, **attrs):
-        return execute(forward, (gg,), attrs)
+        return (execute(forward, (gg,), attrs),)
 
 
 avg_pool_grads(AVG_POOL, AVG_POOL_GRAD)

@@ -82,7 +82,7 @@ def SUM(x, axis, keepdims):
 
 @SUM.defvjp
 def _sum_grad(g, y, x, axis, keepdims):
-    return _expand_grad(g, x, axis, keepdims)
+    return (_expand_grad(g, x, axis, keepdims),)
 
 
 @SUM.defraw
@@ -92,7 +92,7 @@ def _sum_raw(g, y, x, axis, keepdims):
         g = RESHAPE.forward(g, _kept_shape(shape, axis))
     if g.shape != shape:
         g = BROADCAST_TO.forward(g, shape)
-    return g
+    return (g,)
 
 
 def _count(shape, axis):
@@ -119,12 +119,12 @@ def MEAN(x, axis, keepdims):
 
 @MEAN.defvjp
 def _mean_grad(g, y, x, axis, keepdims):
-    return execute(MEAN_GRAD, (g,), {"shape": x._value.shape, "axis": axis, "keepdims": keepdims})
+    return (execute(MEAN_GRAD, (g,), {"shape": x._value.shape, "axis": axis, "keepdims": keepdims}),)
 
 
 @MEAN.defraw
 def _mean_raw(g, y, x, axis, keepdims):
-    return MEAN_GRAD.forward(g, x.shape, axis, keepdims)
+    return (MEAN_GRAD.forward(g, x.shape, axis, keepdims),)
 
 
 @defop("MeanGrad", dtypes=NUMERIC)
@@ -144,7 +144,7 @@ def MEAN_GRAD(g, shape, axis, keepdims):
 @MEAN_GRAD.defvjp
 def _mean_grad_grad(gg, dx, g, shape, axis, keepdims):
     # Spreading then dividing is the adjoint of the mean over the same axes.
-    return execute(MEAN, (gg,), {"axis": axis, "keepdims": keepdims})
+    return (execute(MEAN, (gg,), {"axis": axis, "keepdims": keepdims}),)
 
 
 # ------------------------------------------------------------------------------------------ max, min
@@ -182,7 +182,7 @@ def _min_or_max_grad(g, y, x, axis, keepdims):
     share = indicators / np.add.reduce(indicators, axis, keepdims=True)
     if not keepdims and g._value.ndim:
         g = execute(RESHAPE, (g,), {"shape": kept})
-    return execute(MUL, (wrap(share), g))
+    return (execute(MUL, (wrap(share), g)),)
 
 
 MAX.defvjp(_min_or_max_grad)
@@ -206,7 +206,7 @@ def _prod_grad(g, y, x, axis, keepdims):
     nd = len(shape)
     axes = tuple(range(nd)) if axis is None else axis
     if not axes:
-        return g
+        return (g,)
     if len(axes) == 1:
         others = _cumprod(x, axes[0], True, False) * _cumprod(x, axes[0], True, True)
     else:
@@ -218,7 +218,7 @@ def _prod_grad(g, y, x, axis, keepdims):
         others = _cumprod(flat, 0, True, False) * _cumprod(flat, 0, True, True)
         others = execute(TRANSPOSE, (execute(RESHAPE, (others,), {"shape": permuted}),),
                          {"perm": tuple(int(i) for i in np.argsort(perm))})
-    return g * _cj(others)
+    return (g * _cj(others),)
 
 
 # ------------------------------------------------------------------------------------------ any, all (bool)
@@ -253,7 +253,7 @@ def _euclidean_norm_grad(g, y, x, axis, keepdims):
     if not keepdims and g._value.ndim:
         kept = {"shape": _kept_shape(x._value.shape, axis)}
         y, g = execute(RESHAPE, (y,), kept), execute(RESHAPE, (g,), kept)
-    return execute(REALDIV, (x, execute(REALDIV, (y, g))))
+    return (execute(REALDIV, (x, execute(REALDIV, (y, g)))),)
 
 
 # ------------------------------------------------------------------------------------------ logsumexp
@@ -281,7 +281,7 @@ def _log_sum_exp_grad(g, y, x, axis, keepdims):
     s = execute(SUM, (e,), {"axis": axis, "keepdims": True})
     if not keepdims and g._value.ndim:
         g = execute(RESHAPE, (g,), {"shape": _kept_shape(x._value.shape, axis)})
-    return execute(MUL, (execute(REALDIV, (g, s)), e))
+    return (execute(MUL, (execute(REALDIV, (g, s)), e)),)
 
 
 # TF's logsumexp checks finiteness with IsFinite, whose dtype error integer inputs get (not registered here: the
@@ -312,7 +312,7 @@ def CUMSUM(x, axis, exclusive, reverse):
 
 @CUMSUM.defvjp
 def _cumsum_grad(g, y, x, axis, exclusive, reverse):
-    return execute(CUMSUM, (g,), {"axis": axis, "exclusive": exclusive, "reverse": not reverse})
+    return (execute(CUMSUM, (g,), {"axis": axis, "exclusive": exclusive, "reverse": not reverse}),)
 
 
 @defop("Cumprod", dtypes=NUMERIC, quiet=True)
@@ -329,7 +329,7 @@ def _cumprod_grad(g, y, x, axis, exclusive, reverse):
     """TF's rule: ``cumsum(y * g, reversed) / x`` with 0 where ``x`` is 0 (``div_no_nan``), so an input zero
     gets no gradient even where its true derivative is not 0. Complex inputs are not conjugated, as in TF."""
     out = execute(CUMSUM, (execute(MUL, (y, g)),), {"axis": axis, "exclusive": exclusive, "reverse": not reverse})
-    return _div_no_nan(out, x)
+    return (_div_no_nan(out, x),)
 
 
 def _div_no_nan(num, den):

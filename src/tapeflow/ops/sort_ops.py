@@ -120,8 +120,8 @@ def TOP_K(x, k, index_type):
 def _top_k_grad(gs, ys, x, k, index_type):
     g = gs[0]
     if g is None:
-        return None
-    return execute(SCATTER_ALONG_AXIS, (g, ys[1]), {"axis": -1, "size": x._value.shape[-1]})
+        return (None,)
+    return (execute(SCATTER_ALONG_AXIS, (g, ys[1]), {"axis": -1, "size": x._value.shape[-1]}),)
 
 
 _INDEX_TYPES = frozenset({"int16", "int32", "int64"})
