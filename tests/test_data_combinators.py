@@ -85,3 +85,18 @@ def test_get_next_as_optional():
 def test_interleave_of_value_dependent_datasets():
     ds = tf.data.Dataset.range(1, 4).interleave(lambda x: tf.data.Dataset.range(x), cycle_length=3)
     assert [int(v) for v in ds] == [0, 0, 0, 1, 1, 2]
+
+
+def test_sample_from_datasets_epochs():
+    # TF 2.21: the same order every iteration unless rerandomize_each_iteration=True, with or without a seed
+    a, b = tf.data.Dataset.range(0, 10), tf.data.Dataset.range(100, 110)
+
+    def epochs(ds):
+        return [int(x) for x in ds], [int(x) for x in ds]
+
+    first, second = epochs(tf.data.Dataset.sample_from_datasets([a, b], seed=1))
+    assert first == second
+    first, second = epochs(tf.data.Dataset.sample_from_datasets([a, b]))
+    assert first == second
+    first, second = epochs(tf.data.Dataset.sample_from_datasets([a, b], seed=1, rerandomize_each_iteration=True))
+    assert first != second and sorted(first) == sorted(second)
