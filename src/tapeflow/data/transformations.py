@@ -3,8 +3,8 @@
 that build them.
 
 Functions given to a transformation run eagerly, once per element. To know a function's output types when the
-dataset is built (``element_spec``, and TF's construction-time errors), it is also called on zero-filled
-stand-ins for an element, as TF's tracing calls it once on symbolic ones: twice, first with zeros and every
+dataset is built (``element_spec``, and TF's construction-time errors), it is also called on stand-ins for an
+element, as TF's tracing calls it once on symbolic ones: twice, first with zeros and every
 dimension the input spec leaves unknown set to 1, then with ones and those dimensions set to 2, so that output
 dimensions that follow an unknown dimension or a value (``tf.range(x)``) come out unknown (``None``).
 """
@@ -38,11 +38,6 @@ def _call(fn, element):
     return fn(*element) if type(element) is tuple else fn(element)
 
 
-def _has_unknown(spec):
-    return any(isinstance(s, _spec.TensorSpec) and (s.shape.rank is None or None in s.shape.dims)
-               for s in _spec.flatten(spec))
-
-
 def _dummy(spec, unknown):
     def one(s):
         if isinstance(s, _spec.DatasetSpec):
@@ -68,16 +63,10 @@ def _trace(fn, spec, result=_spec.normalize):
             return None
         except Exception:  # noqa: BLE001 - the function may refuse zeros; the real elements will tell
             return None
-        specs.append(_out_spec(out))
-    if len(specs) == 2:
-        if not _spec.same_structure(specs[0], specs[1]):
-            return None
-        return _spec.map_structure(_relax_one, specs[0], specs[1])
-    return specs[0]
-
-
-def _out_spec(out):
-    return _spec.spec_of(out)
+        specs.append(_spec.spec_of(out))
+    if not _spec.same_structure(specs[0], specs[1]):  # a structure that follows values: learn it from elements
+        return None
+    return _spec.map_structure(_relax_one, specs[0], specs[1])
 
 
 def _relax_one(a, b):
