@@ -10,12 +10,19 @@ from .dataset import INFINITE as INFINITE_CARDINALITY
 from .dataset import UNKNOWN as UNKNOWN_CARDINALITY
 from .dataset import Dataset, NumpyIterator, OwnedIterator
 from .files import TextLineDataset
-from .options import Options
+from .options import (
+    AutoShardPolicy,
+    AutotuneOptions,
+    DistributeOptions,
+    OptimizationOptions,
+    Options,
+    ThreadingOptions,
+)
 from .spec import DatasetSpec, TensorSpec
 from .transformations import AUTOTUNE
 
 __all__ = ["Dataset", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "DatasetSpec",
-           "Iterator", "experimental", "TensorSpec", "TextLineDataset"]
+           "Iterator", "experimental", "TensorSpec", "TextLineDataset", "ThreadingOptions", "NumpyIterator"]
 
 Iterator = OwnedIterator
 
@@ -42,7 +49,9 @@ def _enable_debug_mode():
 
 
 experimental = _types.SimpleNamespace(
-    assert_cardinality=_assert_cardinality, enable_debug_mode=_enable_debug_mode,
+    assert_cardinality=_assert_cardinality, enable_debug_mode=_enable_debug_mode, AutoShardPolicy=AutoShardPolicy,
+    AutotuneOptions=AutotuneOptions, DistributeOptions=DistributeOptions, OptimizationOptions=OptimizationOptions,
+    ThreadingOptions=ThreadingOptions,
     AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE_CARDINALITY, UNKNOWN_CARDINALITY=UNKNOWN_CARDINALITY,
     cardinality=_cardinality, get_single_element=_get_single_element, NumpyIterator=NumpyIterator)
 

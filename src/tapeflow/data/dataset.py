@@ -111,7 +111,7 @@ class Dataset:
             if dataset._options is not None:
                 return dataset._options
             dataset = getattr(dataset, "_input", None)
-        return Options()
+        return Options()._frozen()
 
     # --------------------------------------------------------------------------------------------- sources
 

@@ -29,6 +29,7 @@ from .dataset import (
     _Unary,
     _VariantDataset,
 )
+from .options import Options
 
 AUTOTUNE = -1
 
@@ -300,8 +301,9 @@ class _PrefetchDataset(_Unary):
 class _OptionsDataset(_Unary):
     def __init__(self, input_dataset, options):
         super().__init__(input_dataset)
-        base = input_dataset.options()
-        self._options = base.merge(options)
+        if not isinstance(options, Options):  # TF fails reading it as options
+            raise AttributeError(f"'{type(options).__name__}' object has no attribute '_to_proto'")
+        self._options = input_dataset.options().merge(options)._frozen()
 
     def _elements(self):
         return self._input._elements()
