@@ -170,8 +170,6 @@ def _batched_grads(op, g, outputs, inputs, needs, attrs, n):
         if rule is None:
             return _fallback(op, g, outputs, inputs, needs, attrs, n)
         grads = rule(g, outputs, *inputs, needs=needs, **attrs)
-        if len(inputs) == 1 and not isinstance(grads, (tuple, list)):
-            grads = (grads,)
     out = []
     for t, need, ig in zip(inputs, needs, grads):
         if not need or ig is None:

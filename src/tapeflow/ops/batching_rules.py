@@ -2,7 +2,8 @@
 
 Each rule has the ordinary rule's signature, ``rule(g, ans, *inputs, needs, **attrs)``, but ``g`` carries a leading
 batch axis (``[N, *ans.shape]``) and every gradient it returns must carry it too (``[N, ...]``, broadcast shapes
-allowed: the caller sums them back to ``[N, *input.shape]``). Like the ordinary rules they are written with
+allowed: the caller sums them back to ``[N, *input.shape]``). Like the ordinary rules, each returns a tuple of one
+gradient per input. Like the ordinary rules they are written with
 tapeflow ops, so an outer tape records them. Ops with no rule here (and not elementwise or axis-shifted, which the
 jacobian handles itself) fall back to a loop over the batch, so a rule belongs here only where it beats that loop.
 
@@ -133,13 +134,13 @@ def diagonal_matmul(d, c, a, b, needs, transpose_a=False, transpose_b=False):
 
 @_rule("Reshape", "Squeeze", "ExpandDims")
 def _reshape_back(g, y, x, needs, **attrs):
-    return _reshape(g, (_n(g),) + tuple(np.shape(x._value)))
+    return (_reshape(g, (_n(g),) + tuple(np.shape(x._value))),)
 
 
 @_rule("Transpose")
 def _transpose(g, y, x, needs, perm):
     inverse = np.argsort(perm)
-    return execute(array_ops.TRANSPOSE, (g,), {"perm": (0,) + tuple(int(p) + 1 for p in inverse)})
+    return (execute(array_ops.TRANSPOSE, (g,), {"perm": (0,) + tuple(int(p) + 1 for p in inverse)}),)
 
 
 @_rule("Tile")
@@ -147,7 +148,7 @@ def _tile(g, y, x, needs, multiples):
     shape = np.shape(x._value)
     split = (_n(g),) + tuple(v for m, d in zip(multiples, shape) for v in (m, d))
     g = _reshape(g, split)
-    return execute(reduction_ops.SUM, (g,), {"axis": tuple(range(1, len(split), 2)), "keepdims": False})
+    return (execute(reduction_ops.SUM, (g,), {"axis": tuple(range(1, len(split), 2)), "keepdims": False}),)
 
 
 @_rule("ConcatV2")
@@ -168,7 +169,7 @@ def _split_like(gs, ys, axis):
 
 @_rule("Split", "SplitV")
 def _split(gs, ys, x, needs, sizes, axis):
-    return _split_like(gs, ys, axis)
+    return (_split_like(gs, ys, axis),)
 
 
 @_rule("Pack")
@@ -180,7 +181,7 @@ def _pack(g, y, *values, needs, axis):
 def _unpack(gs, ys, x, needs, num, axis):
     n = next(v for v in gs if v is not None)._value.shape[0]
     parts = [v if v is not None else _zeros_batch(n, yv) for v, yv in zip(gs, ys)]
-    return array_ops.stack(parts, axis=_shift(axis))
+    return (array_ops.stack(parts, axis=_shift(axis)),)
 
 
 class _UnpackRules(dict):
@@ -202,40 +203,40 @@ def _batched_index(index):
 @_rule("StridedSlice", "BooleanMask")
 def _strided_slice(g, y, x, needs, index):
     shape = (_n(g),) + tuple(np.shape(x._value))
-    return execute(STRIDED_SLICE_GRAD, (g,), {"shape": shape, "index": _batched_index(index)})
+    return (execute(STRIDED_SLICE_GRAD, (g,), {"shape": shape, "index": _batched_index(index)}),)
 
 
 @_rule("StridedSliceGrad", "BooleanMaskGrad")
 def _strided_slice_grad(g, y, dy, needs, shape, index):
-    return execute(STRIDED_SLICE, (g,), {"index": _batched_index(index)})
+    return (execute(STRIDED_SLICE, (g,), {"index": _batched_index(index)}),)
 
 
 @_rule("Slice")
 def _slice(g, y, x, needs, begin, size):
     shape = np.shape(x._value)
     paddings = ((0, 0),) + tuple((b, d - b - s) for b, s, d in zip(begin, size, shape))
-    return execute(PAD, (g,), {"paddings": paddings})
+    return (execute(PAD, (g,), {"paddings": paddings}),)
 
 
 @_rule("Pad")
 def _pad(g, y, x, needs, paddings):
     begin = (0,) + tuple(p[0] for p in paddings)
-    return execute(SLICE, (g,), {"begin": begin, "size": (_n(g),) + tuple(np.shape(x._value))})
+    return (execute(SLICE, (g,), {"begin": begin, "size": (_n(g),) + tuple(np.shape(x._value))}),)
 
 
 @_rule("PadV2")
 def _pad_v2(g, y, x, constant_values, needs, paddings):
-    return _pad(g, y, x, needs, paddings), None
+    return _pad(g, y, x, needs, paddings)[0], None
 
 
 @_rule("MirrorPad")
 def _mirror_pad(g, y, x, needs, paddings, mode):
-    return execute(MIRROR_PAD_GRAD, (g,), {"paddings": ((0, 0),) + tuple(paddings), "mode": mode})
+    return (execute(MIRROR_PAD_GRAD, (g,), {"paddings": ((0, 0),) + tuple(paddings), "mode": mode}),)
 
 
 @_rule("Sign")
 def _sign(g, y, x, needs):
-    return _zeros_batch(_n(g), x)  # TF: zeros, not None
+    return (_zeros_batch(_n(g), x),)  # TF: zeros, not None
 
 
 # ------------------------------------------------------------------------------------------ reductions
@@ -255,7 +256,7 @@ def _spread(g, x, axis, keepdims):
 
 @_rule("Sum")
 def _sum(g, y, x, needs, axis, keepdims):
-    return _spread(g, x, axis, keepdims)
+    return (_spread(g, x, axis, keepdims),)
 
 
 @_rule("Mean")
@@ -263,7 +264,7 @@ def _mean(g, y, x, needs, axis, keepdims):
     count = _count(np.shape(x._value), axis)
     dt = g._value.dtype
     scale = wrap(np.asarray(1 / count if count else np.nan, dt)[()])
-    return execute(math_ops.MUL, (_spread(g, x, axis, keepdims), scale))
+    return (execute(math_ops.MUL, (_spread(g, x, axis, keepdims), scale)),)
 
 
 @_rule("Max", "Min")
@@ -272,26 +273,26 @@ def _extreme(g, y, x, needs, axis, keepdims):
     kept = _kept_shape(xv.shape, axis)
     indicators = (xv == np.reshape(y._value, kept)).astype(g._value.dtype)
     share = indicators / np.add.reduce(indicators, axis, keepdims=True)
-    return execute(math_ops.MUL, (wrap(share), _kept(g, x, axis, keepdims)))
+    return (execute(math_ops.MUL, (wrap(share), _kept(g, x, axis, keepdims))),)
 
 
 @_rule("EuclideanNorm")
 def _euclidean_norm(g, y, x, needs, axis, keepdims):
     kept_y = _reshape(y, _kept_shape(np.shape(x._value), axis))
-    return execute(math_ops.REALDIV, (x, execute(math_ops.REALDIV, (kept_y, _kept(g, x, axis, keepdims)))))
+    return (execute(math_ops.REALDIV, (x, execute(math_ops.REALDIV, (kept_y, _kept(g, x, axis, keepdims))))),)
 
 
 @_rule("ReduceLogSumExp")
 def _log_sum_exp(g, y, x, needs, axis, keepdims):
     e = execute(math_ops.EXP, (execute(math_ops.SUB, (x, wrap(_lse_shift(x._value, axis)))),))
     s = execute(reduction_ops.SUM, (e,), {"axis": axis, "keepdims": True})
-    return execute(math_ops.MUL, (execute(math_ops.REALDIV, (_kept(g, x, axis, keepdims), s)), e))
+    return (execute(math_ops.MUL, (execute(math_ops.REALDIV, (_kept(g, x, axis, keepdims), s)), e)),)
 
 
 @_rule("L2Loss")
 def _l2_loss(g, y, x, needs):
     g = _reshape(g, (_n(g),) + (1,) * np.ndim(x._value))
-    return execute(math_ops.MUL, (x, g))
+    return (execute(math_ops.MUL, (x, g)),)
 
 
 @_rule("BiasAdd")
