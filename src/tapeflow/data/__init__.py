@@ -9,7 +9,7 @@ import types as _types
 from .dataset import INFINITE as INFINITE_CARDINALITY
 from .dataset import UNKNOWN as UNKNOWN_CARDINALITY
 from .dataset import Dataset, NumpyIterator, OwnedIterator
-from .files import TextLineDataset
+from .files import FixedLengthRecordDataset, TextLineDataset
 from .options import (
     AutoShardPolicy,
     AutotuneOptions,
@@ -22,7 +22,8 @@ from .spec import DatasetSpec, TensorSpec
 from .transformations import AUTOTUNE
 
 __all__ = ["Dataset", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "DatasetSpec",
-           "Iterator", "experimental", "TensorSpec", "TextLineDataset", "ThreadingOptions", "NumpyIterator"]
+           "Iterator", "experimental", "TensorSpec", "TextLineDataset", "ThreadingOptions", "NumpyIterator",
+           "FixedLengthRecordDataset"]
 
 Iterator = OwnedIterator
 

@@ -1,9 +1,11 @@
-"""Datasets read from files: ``tf.data.TextLineDataset`` and ``Dataset.list_files``."""
+"""Datasets read from files: ``tf.data.TextLineDataset``, ``tf.data.FixedLengthRecordDataset`` and
+``Dataset.list_files``."""
 
 from __future__ import annotations
 
 import glob
 import gzip
+import os
 import zlib
 
 import numpy as np
@@ -12,7 +14,7 @@ from .._core import errors
 from .._core.dtypes import string
 from .._core.tensor import convert_to_tensor
 from . import spec as _spec
-from .dataset import UNKNOWN, Dataset, KernelError, _TensorSliceDataset
+from .dataset import UNKNOWN, Dataset, KernelError, _scalar, _TensorSliceDataset
 
 _CHUNK = 1 << 16
 
@@ -64,25 +66,11 @@ def _lines(path, compression):
         yield rest[:-1] if rest.endswith(b"\r") else rest
 
 
-class _TextLines(Dataset):
-    """The lines of one file."""
+class _FileDataset(Dataset):
+    """Records of one or more files read one file after another, or ``num_parallel_reads`` files interleaved
+    record by record (TF's parallel interleave order); subclasses say how one file is read (``_open``)."""
 
-    def __init__(self, path, compression):
-        self._path, self._compression = path, compression
-        super().__init__(_spec.TensorSpec([], string))
-
-    def _elements(self):
-        for line in _lines(self._path, self._compression):
-            yield convert_to_tensor(line, dtype=string)
-
-
-class TextLineDataset(Dataset):
-    """The lines of one or more text files (``compression_type`` ``""``, ``"GZIP"`` or ``"ZLIB"``), file after
-    file, or ``num_parallel_reads`` files interleaved line by line."""
-
-    _TF_NAME = "TextLineDatasetV2"
-
-    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+    def __init__(self, filenames, compression_type, num_parallel_reads):
         self._files = _filenames(filenames)
         self._compression = (compression_type.numpy().decode() if hasattr(compression_type, "numpy")
                              else compression_type or "")
@@ -93,15 +81,73 @@ class TextLineDataset(Dataset):
         return UNKNOWN
 
     def _open(self, name):
+        raise NotImplementedError
+
+    def _checked_open(self, name):
         if self._compression not in ("", "GZIP", "ZLIB"):
             raise KernelError(errors.InvalidArgumentError, "Unsupported compression_type.")
-        return _TextLines(name.numpy().decode(), self._compression)
+        return self._open(name.numpy().decode())
 
     def _elements(self):
         if self._parallel:
-            return self._files.interleave(self._open, cycle_length=self._parallel,
+            return self._files.interleave(self._checked_open, cycle_length=self._parallel,
                                           num_parallel_calls=self._parallel)._elements()
-        return self._files.flat_map(self._open)._elements()
+        return self._files.flat_map(self._checked_open)._elements()
+
+
+class TextLineDataset(_FileDataset):
+    """The lines of one or more text files (``compression_type`` ``""``, ``"GZIP"`` or ``"ZLIB"``), file after
+    file, or ``num_parallel_reads`` files interleaved line by line."""
+
+    _TF_NAME = "TextLineDatasetV2"
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _open(self, path):
+        return _Records(path, lambda: _lines(path, self._compression))
+
+
+class FixedLengthRecordDataset(_FileDataset):
+    """Records of ``record_bytes`` bytes from binary files, after ``header_bytes`` and before ``footer_bytes``."""
+
+    _TF_NAME = "FixedLengthRecordDatasetV2"
+
+    def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None, buffer_size=None,
+                 compression_type=None, num_parallel_reads=None, name=None):
+        self._record, self._header, self._footer = (int(_scalar(v or 0)) for v in (record_bytes, header_bytes,
+                                                                                    footer_bytes))
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _open(self, path):
+        if self._record <= 0:
+            raise KernelError(errors.InvalidArgumentError, "`record_bytes` must be > 0")
+        return _Records(path, lambda: self._records(path))
+
+    def _records(self, path):
+        if not self._compression and os.path.exists(path):
+            body = os.path.getsize(path) - self._header - self._footer
+            if body % self._record:  # checked before reading, as TF does for uncompressed files
+                raise KernelError(errors.InvalidArgumentError,
+                                  f"Excluding the header ({self._header} bytes) and footer ({self._footer} bytes), "
+                                  f"input file \"{path}\" has body length {body} bytes, which is not an exact "
+                                  f"multiple of the record length ({self._record} bytes).")
+        data = b"".join(_chunks(path, self._compression))
+        body = data[self._header:len(data) - self._footer]
+        for start in range(0, len(body) - self._record + 1, self._record):
+            yield body[start:start + self._record]
+
+
+class _Records(Dataset):
+    """The records of one file, as string scalars, from ``read()`` (a fresh generator of bytes)."""
+
+    def __init__(self, path, read):
+        self._read = read
+        super().__init__(_spec.TensorSpec([], string))
+
+    def _elements(self):
+        for record in self._read():
+            yield convert_to_tensor(record, dtype=string)
 
 
 def list_files(file_pattern, shuffle=None, seed=None, name=None):

@@ -92,3 +92,20 @@ def cache_to_file(tf):
         no_dir = f.clean(catch(list, tf.data.Dataset.range(3).cache(f("nodir/x"))))
         return [repr(ds), first, concurrent, after_abandon, values, other_input, wrong_type, no_dir,
                 int(tf.data.Dataset.range(3).cache(f("c")).cardinality())]
+
+
+@case
+def fixed_length_records(tf):
+    with _Files() as f:
+        for name, data in (("a.bin", b"HHabcdefghFF"), ("b.bin", b"HH0123FF"), ("bad.bin", b"HHabcdeFF"),
+                           ("g.bin.gz", gzip.compress(b"HHxyzwFF"))):
+            with open(f(name), "wb") as out:
+                out.write(data)
+        F = tf.data.FixedLengthRecordDataset
+        return [repr(F(f("a.bin"), 2)), int(F(f("a.bin"), 2).cardinality()),
+                _lines(F([f("a.bin"), f("b.bin")], 2, header_bytes=2, footer_bytes=2)),
+                _lines(F(f("a.bin"), 4, header_bytes=2, footer_bytes=2)), _lines(F(f("a.bin"), 3)),
+                _lines(F(f("g.bin.gz"), 2, header_bytes=2, footer_bytes=2, compression_type="GZIP")),
+                _lines(F([f("a.bin"), f("b.bin")], 2, header_bytes=2, footer_bytes=2, num_parallel_reads=2)),
+                f.clean(catch(_lines, F(f("bad.bin"), 2, header_bytes=2, footer_bytes=2))),
+                f.clean(catch(_lines, F(f("a.bin"), 5))), f.clean(catch(_lines, F(f("missing"), 2)))]
