@@ -169,6 +169,15 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
     datasets = list(datasets)
     _check_datasets(datasets)
     n = len(datasets)
+    if n == 1:
+        return datasets[0]
+    if weights is not None and not hasattr(weights, "numpy"):
+        # Weights known in Python: TF returns the one dataset that can be drawn, or nothing at all
+        nonzero = np.flatnonzero(np.asarray(weights, dtype=np.float64))
+        if len(nonzero) == 1:
+            return datasets[int(nonzero[0])]
+        if len(nonzero) == 0:
+            return datasets[0].take(0)
     w = np.full(n, 1.0 / n) if weights is None else np.asarray(
         weights.numpy() if hasattr(weights, "numpy") else weights, dtype=np.float64)
     seeds, _ = _random_ops._get_seeds(None if seed is None else int(_scalar(seed)))

@@ -92,7 +92,7 @@ class Dataset:
         return True  # as TF: a dataset is truthy even when empty (no __len__ call)
 
     def __repr__(self):
-        name = getattr(type(self), "_TF_NAME", type(self).__name__)
+        name = getattr(self, "_tf_name", None) or getattr(type(self), "_TF_NAME", type(self).__name__)
         return f"<{name} element_spec={self.element_spec!r}>"
 
     def __iter__(self):

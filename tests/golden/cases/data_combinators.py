@@ -145,3 +145,31 @@ def assert_cardinality_values(tf):
     checked = ds.apply(tf.data.experimental.assert_cardinality(3))
     return [_show(tf, checked)] + [catch(list, ds.apply(tf.data.experimental.assert_cardinality(n)))
                                    for n in (4, 2, tf.data.INFINITE_CARDINALITY)]
+
+
+@case
+def experimental_aliases(tf):
+    # each alias logs TF's deprecation warning once per process, naming the caller's line
+    E = tf.data.experimental
+    ds = tf.data.Dataset.range(6)
+    out = [_show(tf, E.sample_from_datasets([ds, ds], weights=[1.0, 0.0], seed=1)),
+           _show(tf, E.choose_from_datasets([ds, tf.data.Dataset.range(1)], tf.data.Dataset.range(2))),
+           repr(ds.apply(E.shuffle_and_repeat(3, 2, seed=1))), int(ds.apply(E.shuffle_and_repeat(3, 2)).cardinality()),
+           _show(tf, ds.apply(E.map_and_batch(lambda x: x * 2, 4))), _show(tf, ds.apply(E.ignore_errors())),
+           _show(tf, ds.batch(4).apply(E.unbatch())),
+           _show(tf, ds.apply(E.scan(np.int64(0), lambda s, x: (s + x, s)))),
+           _show(tf, ds.apply(E.group_by_window(lambda x: x % 2, lambda k, w: w.batch(2), 2))),
+           _show(tf, ds.apply(E.parallel_interleave(lambda x: tf.data.Dataset.range(x), 2))),
+           _show(tf, ds.apply(E.take_while(lambda x: x < 3))), _show(tf, ds.apply(E.unique())),
+           _show(tf, ds.apply(E.enumerate_dataset(start=2))), _show(tf, E.Counter(3), 3),
+           E.get_next_as_optional(iter(ds)).get_value(), E.get_single_element(tf.data.Dataset.range(4, 5)),
+           E.cardinality(ds), E.get_single_element(tf.data.Dataset.range(1))]
+    return out
+
+
+@case
+def sample_from_datasets_shortcuts(tf):
+    a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(10, 12)
+    S = tf.data.Dataset.sample_from_datasets
+    return [repr(S([a, b], [2.0, 0.0])), repr(S([a, b], [0.0, 1.0])), repr(S([a])), _show(tf, S([a, b], [0.0, 0.0])),
+            repr(S([a, b], tf.constant([1.0, 0.0])))]
