@@ -37,6 +37,7 @@ from ._core.module import Module
 from ._core.shape import TensorShape
 from ._core.tape import GradientTape, UnconnectedGradients
 from ._core.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from ._core.tensor_spec import TensorSpec
 from ._core.variable import Variable, VariableAggregation, VariableSynchronization, name_scope
 from .ops import operators as _operators
 from .ops.array_ops import (

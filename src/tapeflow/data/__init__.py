@@ -3,8 +3,6 @@
 Loaded on first use (``tf.data``), as Keras is. See ``docs/data.md`` for what exists and what differs from TF.
 """
 
-import sys as _sys
-
 from . import experimental
 from .dataset import INFINITE as INFINITE_CARDINALITY
 from .dataset import UNKNOWN as UNKNOWN_CARDINALITY
@@ -20,10 +18,3 @@ __all__ = ["Dataset", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CA
 
 Iterator = OwnedIterator
 
-
-# ``tf.TensorSpec`` lives at the top level in TF. The top-level namespace is not this package's to edit, so the
-# name is published there when ``tf.data`` loads (``tf.data.Dataset.from_generator(..., tf.TensorSpec(...))``
-# evaluates ``tf.data`` first); ``tapeflow.data.TensorSpec`` always works.
-_parent = _sys.modules[__name__.rpartition(".")[0]]
-if not hasattr(_parent, "TensorSpec"):
-    _parent.TensorSpec = TensorSpec

@@ -1,4 +1,4 @@
-"""``tf.TensorSpec`` and the structures of dataset elements.
+"""The structures of dataset elements and their specs (``tf.TensorSpec`` is in ``_core/tensor_spec.py``).
 
 An element is a nest of tuples, dicts and namedtuples whose leaves are tensors (or, for ``window``, datasets).
 Lists are not structure in ``tf.data``: a Python list given as an element is converted to one tensor, as TF does.
@@ -8,78 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.dtypes import as_dtype, float32, string
+from .._core.dtypes import string
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, convert_to_tensor
+from .._core.tensor_spec import TensorSpec, relaxed_shape
 
 __all__ = ["TensorSpec", "DatasetSpec", "normalize", "spec_of", "flatten", "pack", "map_structure",
            "same_structure"]
-
-
-class TensorSpec:
-    """The type of a tensor: its (possibly partial) shape, dtype and an optional name."""
-
-    __slots__ = ("_shape", "_dtype", "_name")
-
-    def __init__(self, shape, dtype=float32, name=None):
-        self._shape = TensorShape(shape)
-        self._dtype = as_dtype(dtype)
-        self._name = name
-
-    @classmethod
-    def from_tensor(cls, tensor, name=None):
-        """The spec of ``tensor``: its full shape and dtype."""
-        tensor = convert_to_tensor(tensor)
-        return cls(tensor.shape, tensor.dtype, name)
-
-    @property
-    def shape(self):
-        return self._shape
-
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
-    def name(self):
-        return self._name
-
-    def is_compatible_with(self, spec_or_value):
-        """Whether a spec or a tensor fits this spec: same dtype, compatible shape."""
-        if not isinstance(spec_or_value, TensorSpec):
-            if not isinstance(spec_or_value, Tensor):
-                try:
-                    spec_or_value = convert_to_tensor(spec_or_value)
-                except (TypeError, ValueError):
-                    return False
-            spec_or_value = TensorSpec(spec_or_value.shape, spec_or_value.dtype)
-        return self._dtype == spec_or_value.dtype and self._shape.is_compatible_with(spec_or_value.shape)
-
-    def most_specific_common_supertype(self, others):
-        """The spec every one of ``others`` and this one fit (differing dimensions become ``None``), or None."""
-        shape = self._shape
-        for o in others:
-            if not isinstance(o, TensorSpec) or o.dtype != self._dtype:
-                return None
-            shape = _relax(shape, o.shape)
-        return TensorSpec(shape, self._dtype, self._name if all(o.name == self._name for o in others) else None)
-
-    def __eq__(self, other):
-        return (type(other) is type(self) and self._dtype == other._dtype and self._name == other._name
-                and self._shape.dims == other._shape.dims)
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        dims = self._shape.dims
-        return hash((None if dims is None else tuple(dims), self._dtype.name, self._name))
-
-    def __repr__(self):
-        return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={self._name!r})"
-
-    def __reduce__(self):
-        return TensorSpec, (self._shape.dims, self._dtype, self._name)
 
 
 class DatasetSpec:
@@ -104,16 +39,9 @@ class DatasetSpec:
         return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
 
 
-def _relax(a, b):
-    """The most specific shape both ``a`` and ``b`` fit."""
-    if a.rank is None or b.rank is None or a.rank != b.rank:
-        return TensorShape(None)
-    return TensorShape([x if x == y else None for x, y in zip(a.dims, b.dims)])
-
-
 def relax_spec(a, b):
     """The spec of a structure that is sometimes ``a`` and sometimes ``b`` (same structure and dtypes)."""
-    return map_structure(lambda x, y: TensorSpec(_relax(x.shape, y.shape), x.dtype), a, b)
+    return map_structure(lambda x, y: TensorSpec(relaxed_shape(x.shape, y.shape), x.dtype), a, b)
 
 
 # ------------------------------------------------------------------------------------------ structures
