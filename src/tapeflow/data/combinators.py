@@ -15,31 +15,19 @@ from ..ops import random_ops as _random_ops
 from . import spec as _spec
 from .batching import _BatchDataset, _UnbatchDataset
 from .dataset import INFINITE, UNKNOWN, Dataset, Failed, KernelError, _scalar, _Unary, _VariantDataset
-from .transformations import AUTOTUNE, _call, _dataset_result, _trace
+from .transformations import AUTOTUNE, _call, _dataset_result, _FlatMapDataset, _trace
 
 
-class _InterleaveDataset(_Unary):
+class _InterleaveDataset(_FlatMapDataset):
     """``interleave``: ``cycle_length`` datasets made by ``map_func`` are read in turn, ``block_length`` elements
-    at a time; a slot whose dataset ends takes the next input element's dataset when its turn comes (TF's order)."""
+    at a time; a slot whose dataset ends takes the next input element's dataset when its turn comes (TF's order).
+    Its element spec and cardinality are ``flat_map``'s."""
 
     def __init__(self, input_dataset, map_func, cycle_length, block_length):
-        self._fn = map_func
         cycle = AUTOTUNE if cycle_length is None else int(_scalar(cycle_length))
         self._cycle = os.cpu_count() or 1 if cycle == AUTOTUNE else cycle
         self._block = 1 if block_length is None else int(_scalar(block_length))
-        out = _trace(map_func, input_dataset.element_spec, result=_dataset_result)
-        super().__init__(input_dataset, out.element_spec if out is not None else None)
-
-    @property
-    def element_spec(self):
-        if self._element_spec is None:
-            for element in self._input._elements():
-                self._element_spec = _dataset_result(_call(self._fn, element)).element_spec
-                break
-        return self._element_spec
-
-    def _cardinality(self):
-        return UNKNOWN
+        super().__init__(input_dataset, map_func)
 
     def _elements(self):
         inputs = self._input._elements()
