@@ -110,19 +110,25 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return matches
 
 
-def top_k_categorical_accuracy(y_true, y_pred, k=5):
-    """Per sample, 1.0 where the one-hot ``y_true``'s class is among the ``k`` best scores (ties count in)."""
+def _per_row(y_true, y_pred, match):
+    """``match(labels, scores)`` on rows, as Keras's top-k accuracies compute it: ``y_pred`` flattened to
+    ``[-1, classes]``, ``y_true`` to ``[-1]``, and the float result given back ``y_true``'s shape."""
     tf = _tf()
-    y_pred = _convert(y_pred)
-    y_true = _argmax(_convert(y_true, y_pred.dtype))
     true_shape = y_true.shape
     if len(y_pred.shape) > 2:
         y_pred = tf.reshape(y_pred, [-1, y_pred.shape[-1]])
     reshape = len(y_true.shape) > 1
     if reshape:
         y_true = tf.reshape(y_true, [-1])
-    matches = tf.cast(_in_top_k(y_true, y_pred, k), floatx())
+    matches = tf.cast(match(y_true, y_pred), floatx())
     return tf.reshape(matches, true_shape) if reshape else matches
+
+
+def top_k_categorical_accuracy(y_true, y_pred, k=5):
+    """Per sample, 1.0 where the one-hot ``y_true``'s class is among the ``k`` best scores (ties count in)."""
+    y_pred = _convert(y_pred)
+    y_true = _argmax(_convert(y_true, y_pred.dtype))
+    return _per_row(y_true, y_pred, lambda labels, scores: _in_top_k(labels, scores, k))
 
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
@@ -131,18 +137,10 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
     tf = _tf()
     y_pred = _convert(y_pred)
     y_true = _convert(y_true, y_pred.dtype if from_sorted_ids else "int32")
-    true_shape = y_true.shape
-    if len(y_pred.shape) > 2:
-        y_pred = tf.reshape(y_pred, [-1, y_pred.shape[-1]])
-    reshape = len(y_true.shape) > 1
-    if reshape:
-        y_true = tf.reshape(y_true, [-1])
     if from_sorted_ids:
-        matches = tf.reduce_any(tf.equal(tf.expand_dims(y_true, 1), y_pred[:, :k]), axis=1)
-    else:
-        matches = _in_top_k(y_true, y_pred, k)
-    matches = tf.cast(matches, floatx())
-    return tf.reshape(matches, true_shape) if reshape else matches
+        return _per_row(y_true, y_pred, lambda labels, ids: tf.reduce_any(
+            tf.equal(tf.expand_dims(labels, 1), ids[:, :k]), axis=1))
+    return _per_row(y_true, y_pred, lambda labels, scores: _in_top_k(labels, scores, k))
 
 
 class Accuracy(_MeanMetricWrapper):
