@@ -19,7 +19,7 @@ import pytest
 
 import tapeflow as tf
 from tapeflow._core import provenance
-from tapeflow._core.dispatch import Recording
+from tapeflow._core.recording import Recording
 from tapeflow._core.state import STATE, line_of
 
 # --- helpers ---------------------------------------------------------------------------------------------------
@@ -33,7 +33,7 @@ def _caller_line(offset=0):
 
 def _records(tape):
     """The records of a tape's current recording."""
-    return tape._tape.records
+    return tape._tape.equations()
 
 
 def _names(tape):
@@ -140,13 +140,14 @@ def test_training_loop_memory_is_flat():
 
 
 def _taped_intermediate(persistent):
-    """``(x, y, tape, ref)``: ``ref`` is a weak reference to an intermediate only the tape still holds."""
+    """``(x, y, tape, ref)``: ``ref`` is a weak reference to an intermediate's array, which only the tape still
+    holds (a tape keeps values, not tensor objects)."""
     x = tf.constant([0.1, 0.5, 1.0])
     with tf.GradientTape(persistent=persistent) as tape:
         tape.watch(x)
         h = x * x
         y = tf.reduce_sum(tf.tanh(h))
-    ref = weakref.ref(h)
+    ref = weakref.ref(h._value)
     del h
     gc.collect()
     assert ref() is not None, "the tape should hold the intermediate it saved"
@@ -160,6 +161,35 @@ def test_non_persistent_tape_frees_saved_tensors_after_gradient():
     assert ref() is None, "a used non-persistent tape still keeps a saved intermediate alive"
     xv = x.numpy()
     np.testing.assert_allclose(g.numpy(), 2 * xv / np.cosh(xv * xv) ** 2, rtol=1e-5)
+
+
+def test_a_long_tape_holds_nothing_the_garbage_collector_scans():
+    """Stored equations without attributes hold ids, strings and arrays only, so the collector untracks them: a
+    long tape costs a full collection nothing per op (``benchmarks/long_tape.py`` measures the per-op cost)."""
+    from tapeflow._core.dispatch import SEAL_AT
+
+    def chain(n):
+        x = tf.constant(np.full((2, 2), 0.5, np.float32))
+        c = tf.constant(np.float32(0.9999))
+        v = tf.Variable(np.full((2, 2), 1e-4, np.float32))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(n):
+                y = y * c + v
+        return tape, y, x, v
+
+    tape, y, x, v = chain(2 * SEAL_AT + 10)
+    for _ in range(3):  # a pass untracks a tuple once what it holds is untracked: nesting can take a pass per level
+        gc.collect()
+    rec = tape._tape
+    assert len(rec.sealed) >= 2 and len(rec) == 3 * (2 * SEAL_AT + 10)
+    assert not any(gc.is_tracked(e) for e in rec.stored())
+    assert not any(gc.is_tracked(chunk) for chunk in rec.sealed)
+    assert [e.op.name for e in rec.equations()[:3]] == ["Mul", "ReadVariableOp", "AddV2"]
+    gx, gv = tape.gradient(y, [x, v])
+    np.testing.assert_allclose(gx.numpy(), np.full((2, 2), np.float32(0.9999) ** (2 * SEAL_AT + 10)), rtol=1e-4)
+    assert gv.shape == (2, 2) and np.all(gv.numpy() > 1)
 
 
 def test_non_persistent_tape_keeps_only_variables_after_gradient():
@@ -231,7 +261,7 @@ def test_provenance_does_not_keep_frames_alive():
         y, big_ref = helper(x)
     gc.collect()
     assert big_ref() is None, "the tape keeps the user's frame (and its locals) alive"
-    where = _records(tape)[0][4]
+    where = _records(tape)[0].where
     assert isinstance(where[0], types.CodeType) and isinstance(where[1], int)
     assert tape.gradient(y, x).numpy().tolist() == [2.0, 4.0]
 
@@ -385,7 +415,7 @@ def test_nested_tapes_give_higher_derivatives():
             line = _caller_line(-1)
             # t1's backward pass ran while t2 and t3 were recording: both recorded it, at the gradient call.
             assert len(_records(t2)) > n2 and len(_records(t3)) > n3
-            assert {line_of(r[4]) for r in _records(t2)[n2:]} == {line}
+            assert {line_of(r.where) for r in _records(t2)[n2:]} == {line}
         d2 = t2.gradient(d1, x)
     d3 = t3.gradient(d2, x)
     assert (d1.numpy(), d2.numpy(), d3.numpy()) == (12.0, 12.0, 6.0)
@@ -510,7 +540,7 @@ def test_numpy_view_of_tensor_is_read_only():
 
 
 def _where_by_name(tape):
-    return [(rec[0].name, line_of(rec[4])) for rec in _records(tape)]
+    return [(rec[0].name, line_of(rec.where)) for rec in _records(tape)]
 
 
 def test_provenance_of_operators():
@@ -592,7 +622,7 @@ def test_provenance_in_another_thread():
             tape.watch(x)
             _ = x + x
             lines["expected"] = _caller_line(-1)
-            lines["got"] = [line_of(r[4]) for r in _records(tape)]
+            lines["got"] = [line_of(r.where) for r in _records(tape)]
 
     _run_threads(work)
     assert lines["got"] == [lines["expected"]]
@@ -610,13 +640,13 @@ def test_no_tape_records_nothing_anywhere():
     gc.collect()
     recordings = _live_recordings()
     assert any(r is kept._tape for r in recordings)
-    sizes = [(len(r.records), len(r.tracked), len(r.variables)) for r in recordings]
+    sizes = [(len(r), len(r.tracked), len(r.variables)) for r in recordings]
     assert STATE.tapes == []
     y = tf.reduce_sum(tf.exp(x * v) + v[0] - x / 2.0)
     v.assign_add([1.0, 1.0])
     _ = y * 2.0
     assert STATE.tapes == []
-    assert [(len(r.records), len(r.tracked), len(r.variables)) for r in recordings] == sizes
+    assert [(len(r), len(r.tracked), len(r.variables)) for r in recordings] == sizes
     assert len(_live_recordings()) == len(recordings), "an op outside any tape created a recording"
 
 
@@ -719,15 +749,15 @@ def test_reset_empties_the_recording():
         tape.watch(x)
         _ = x * v
         old = tape._tape
-        assert old.records and old.tracked and old.roots and old.variables
+        assert len(old) and old.tracked and old.roots and old.variables
         old_ref = weakref.ref(old)
         del old
         tape.reset()
         rec = tape._tape
-        assert rec.records == [] and rec.tracked == set() and rec.roots == set() and rec.variables == {}
+        assert len(rec) == 0 and rec.tracked == set() and rec.roots == set() and rec.variables == {}
         assert STATE.tapes == [rec]
         _ = x * 3.0  # no longer watched: not recorded
-        assert rec.records == []
+        assert len(rec) == 0
         gc.collect()
         assert old_ref() is None, "reset kept the old recording alive"
         tape.watch(x)
@@ -743,7 +773,7 @@ def test_reset_outside_block_raises_and_changes_nothing():
     rec, n = tape._tape, len(_records(tape))
     with pytest.raises(ValueError):
         tape.reset()
-    assert tape._tape is rec and len(rec.records) == n
+    assert tape._tape is rec and len(rec) == n
     assert STATE.tapes == []
     assert tape.gradient(y, x).numpy() == 4.0
 

@@ -343,10 +343,11 @@ def test_record_shape_and_provenance():
         tape.watch(x)
         line = sys._getframe().f_lineno + 1
         y1, y2 = my_fn(x)
-    op, inputs, outputs, attrs, where = tape._tape.records[-1]
+    eq = tape._tape.equations()[-1]
+    op = eq.op
     assert op.name == "CustomGradient(my_fn)" and op.name not in REGISTRY and op.multi_output
-    assert inputs == (x,) and outputs == (y1, y2) and set(attrs) == {"call"}
-    assert line_of(where) == f"{__file__}:{line}"
+    assert eq.inputs == (x._id,) and eq.outputs == (y1._id, y2._id) and set(eq.attrs) == {"call"}
+    assert line_of(eq.where) == f"{__file__}:{line}"
 
 
 def test_non_persistent_tape_frees_the_custom_records():
@@ -355,7 +356,7 @@ def test_non_persistent_tape_frees_the_custom_records():
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = f(x)
-    grad_fn = tape._tape.records[-1][3]["call"].grad_fn
+    grad_fn = tape._tape.equations()[-1].attrs["call"].grad_fn
     ref = weakref.ref(grad_fn)
     del grad_fn
     gc.collect()
@@ -452,7 +453,7 @@ def test_recompute_records_no_intermediates():
     with tf.GradientTape() as tape:
         tape.watch(x)
         h = rspy(rblock(x, 0), 1)
-    ops = [r[0].name for r in tape._tape.records]
+    ops = [r[0].name for r in tape._tape.equations()]
     # two custom calls, and the reads of the variables they used
     assert [n for n in ops if n != "ReadVariableOp"] == ["CustomGradient(block)", "CustomGradient(spy)"]
     assert inside[0]() is None  # the intermediate inside f is already gone

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow._core.equation import freeze_attrs
 from tapeflow._core.registry import REGISTRY
 from tests.gradcheck import assert_gradient_close, central_difference
 from tests.op_db import DB, OP_DB, registry_name
@@ -274,7 +275,7 @@ def test_entry_runs_its_op(entry, monkeypatch):
         tape.watch(xs)
         _call(entry, sample, xs)
     # ReadVariableOp has no forward call: a variable read is recorded on the tape directly.
-    recorded = any(rec[0] in ops for rec in tape._tape.records)
+    recorded = any(rec[0] in ops for rec in tape._tape.equations())
     assert calls or recorded, f"{entry.fn} never ran {entry.name}"
 
 
@@ -401,18 +402,24 @@ def _equations(entry, sample, arrays, ws):
         except LookupError as exc:  # an op TF cannot differentiate (SoftsignGrad): the same error both times
             return [("raises", type(exc).__name__, str(exc))]
 
-    def sig(ts):
-        ts = ts if isinstance(ts, tuple) else (ts,)
-        return tuple((np.shape(t._value), np.asarray(t._value).dtype.str) for t in ts)
+    def sig(values):
+        values = values if isinstance(values, tuple) else (values,)
+        return tuple((np.shape(v), np.asarray(v).dtype.str) for v in values)
 
-    return [(op.name, _attr_key(attrs), sig(inputs), sig(outputs))
-            for op, inputs, outputs, attrs, _where in outer._tape.records]
+    equations = outer._tape.equations()
+    for eq in equations:
+        try:
+            hash(freeze_attrs(eq.attrs))
+        except TypeError as exc:
+            raise AssertionError(f"{eq.op.name}: attrs {eq.attrs!r} are not hashable ({exc})") from None
+    return [(eq.op.name, _attr_key(eq.attrs), sig(eq.values), sig(eq.results)) for eq in equations]
 
 
 @pytest.mark.parametrize("entry,sample", _params(DIFFERENTIABLE, "pure"))
 def test_recorded_equations_do_not_depend_on_values(entry, sample):
     """Rules branch on shapes, dtypes and attrs only, and forwards keep no hidden state: two runs on inputs of the
-    same shapes and dtypes record the same equations (a tracer would freeze whichever branch it saw)."""
+    same shapes and dtypes record the same equations (a tracer would freeze whichever branch it saw), and every
+    equation's attrs freeze to a hashable value (what a tracer keys on)."""
     ws = _weights(entry, sample)
     first = _equations(entry, sample, sample.args, ws)
     second = _equations(entry, sample, _other_values(entry, sample), ws)

@@ -28,9 +28,11 @@ import numpy as np
 from . import errors
 from . import primitives as P
 from .convert import c_name
-from .dispatch import READ_VARIABLE, execute
+from .dispatch import EMPTY, READ_VARIABLE, execute
 from .dtypes import TRAINABLE_NUMS
+from .equation import READ, as_tensors
 from .logs import get_logger
+from .registry import REGISTRY
 from .state import STATE, loud, next_id, quiet
 from .tensor import EagerTensor, wrap
 
@@ -38,7 +40,7 @@ _new = object.__new__
 _ID = attrgetter("_id")
 _VALUE = attrgetter("_value")
 
-__all__ = ["backward", "prune", "unbroadcast"]
+__all__ = ["backward", "prune", "tensor_path", "unbroadcast"]
 
 _RAW_ERRORS = (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, OverflowError)
 
@@ -127,19 +129,20 @@ def backward(recording, targets, sources, output_gradients=None):
     """Gradients of ``sum(targets)`` with respect to each source (a list with ``None`` where unconnected).
 
     Args:
-        recording: a tape's :class:`~tapeflow._core.dispatch.Recording`.
+        recording: a tape's :class:`~tapeflow._core.recording.Recording`.
         targets: tensors, or variables (whose id is the target).
         sources: tensors or variables.
         output_gradients: optional list of tensors (or ``None``) aligned with ``targets``.
     """
     source_ids = set(map(_ID, sources))
-    records = recording.records
+    stored = recording.stored()
     if recording.roots <= source_ids:
         # Every watched value is a source (the usual training step): all that is tracked lies downstream of a
         # source, so nothing needs pruning.
-        reach, path = recording.tracked, records
+        reach, path = recording.tracked, stored
     else:
-        reach, path = prune(records, sources)
+        reach, path = prune(stored, sources)
+    variables = recording.variables
 
     grads = {}
     for i, target in enumerate(targets):
@@ -158,16 +161,16 @@ def backward(recording, targets, sources, output_gradients=None):
                 seeds = grads
                 grads = dict(zip(seeds, map(_VALUE, seeds.values())))
                 try:
-                    raw = _walk_raw(path, grads, reach, source_ids, targets)
+                    raw = _walk_raw(path, grads, reach, source_ids, targets, variables)
                 except _RAW_ERRORS as exc:
                     if getattr(exc, "_tapeflow_tensor_rule", False):
                         raise  # a tensor rule's own error (a custom gradient's, say): it would only happen again
                     # A rule on arrays failed (mismatched output gradients): run the scan again on tensors, whose
                     # ops raise TensorFlow's error for it.
                     grads, raw = seeds, False
-                    _walk(path, grads, reach, source_ids, targets)
+                    _walk(tensor_path(path, variables), grads, reach, source_ids, targets)
             else:
-                _walk(path, grads, reach, source_ids, targets)
+                _walk(tensor_path(path, variables), grads, reach, source_ids, targets)
         finally:
             loud(token)
     # Integer targets are seeded too: a source that is itself such a target gets its ones (TF's gradient(i, i)).
@@ -181,24 +184,30 @@ def backward(recording, targets, sources, output_gradients=None):
     return gradients
 
 
-def prune(records, sources):
-    """``(reach, path)``: ids of floating values downstream of a source, and the records on such paths."""
+def prune(stored, sources):
+    """``(reach, path)``: ids of floating values downstream of a source, and the stored equations on such paths."""
     # Integer values carry no gradient, so they never enter ``reach``.
     reach = {s._id for s in sources if s._value.dtype.num in TRAINABLE_NUMS}
     path = []
-    for rec in records:
-        for t in rec[1]:
-            if t._id in reach:
+    for eq in stored:
+        for i in eq[1]:
+            if i in reach:
                 break
         else:
             continue
-        path.append(rec)
-        out = rec[2]
-        if type(out) is tuple:
-            reach.update(o._id for o in out if o._value.dtype.num in TRAINABLE_NUMS)
-        elif out._value.dtype.num in TRAINABLE_NUMS:
-            reach.add(out._id)
+        path.append(eq)
+        outputs = eq[3]
+        if type(outputs) is tuple:
+            reach.update(o for o, v in zip(outputs, eq[4]) if v.dtype.num in TRAINABLE_NUMS)
+        elif eq[4].dtype.num in TRAINABLE_NUMS:
+            reach.add(outputs)
     return reach, path
+
+
+def tensor_path(path, variables):
+    """The stored equations of ``path`` with tensors (``equation.as_tensors``), for the scans that run rules on
+    tensors."""
+    return [as_tensors(eq, variables) for eq in path]
 
 
 def _add(a, b):
@@ -275,46 +284,45 @@ def _walk(path, grads, reach, source_ids, targets):
                 grads[t._id] = ig if prev is None else _add(prev, ig)
 
 
-def _walk_raw(path, grads, reach, source_ids, targets):
+def _walk_raw(path, grads, reach, source_ids, targets, variables):
     """:func:`_walk` on NumPy values, for a backward pass that no tape records; ``grads`` holds arrays.
 
-    Returns True when it ends with arrays in ``grads``; False when a tensor rule gave an ``IndexedSlices`` and the
-    scan went on in :func:`_walk_sparse`, which leaves tensors there. Rules on arrays never give slices.
+    It reads the stored equations as they are: ids and values, no tensor. Returns True when it ends with arrays
+    in ``grads``; False when a tensor rule gave an ``IndexedSlices`` and the scan went on in :func:`_walk_sparse`,
+    which leaves tensors there. Rules on arrays never give slices.
     """
     get, pop = grads.get, grads.pop
     records = reversed(path)
-    for op, inputs, outputs, attrs, _where in records:
-        if op is READ_VARIABLE:  # an identity to the variable: no rule, no shape to fit
-            oid = outputs._id
-            g = get(oid) if oid in source_ids else pop(oid, None)
+    for eq in records:
+        key, ids, values, outputs, ans, attrs, _where = eq
+        if key == READ:  # an identity to the variable: no rule, no shape to fit
+            g = get(outputs) if outputs in source_ids else pop(outputs, None)
             if g is not None:
-                vid = inputs[0]._id
+                vid = ids[0]
                 prev = get(vid)
                 grads[vid] = g if prev is None else prev + g
             continue
+        op = REGISTRY[key] if key.__class__ is str else key
         if op.multi_output:
-            g = tuple([get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs])
+            g = tuple([get(o) if o in source_ids else pop(o, None) for o in outputs])
             if op.vjp is None or all(x is None for x in g):
                 continue
-            ans = tuple([o._value for o in outputs])
         else:
-            oid = outputs._id
-            g = get(oid) if oid in source_ids else pop(oid, None)
+            g = get(outputs) if outputs in source_ids else pop(outputs, None)
             if g is None:
                 continue
-            ans = outputs._value
         rule = op.raw
         if rule is None:
             if op.vjp is None:  # a non-differentiable op (its upstream gradient was dropped above)
                 continue
-            if not _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
-                return _to_sparse_walk(path, length_hint(records), grads, reach, source_ids, targets)
+            if not _raw_via_tensor_rule(op, g, eq, variables, grads, reach):
+                return _to_sparse_walk(path, length_hint(records), grads, reach, source_ids, targets, variables)
             continue
         # Spelled out for one and two inputs, as in ``_walk``: this loop runs on every training step.
-        if len(inputs) == 2:
-            x, y = inputs
-            xv, yv = x._value, y._value
-            xin, yin = x._id in reach, y._id in reach
+        if len(ids) == 2:
+            xid, yid = ids
+            xv, yv = values
+            xin, yin = xid in reach, yid in reach
             if op.raw_needs:
                 gx, gy = rule(g, ans, xv, yv, (xin, yin), **attrs) if attrs else rule(g, ans, xv, yv, (xin, yin))
             else:
@@ -322,48 +330,50 @@ def _walk_raw(path, grads, reach, source_ids, targets):
             if xin and gx is not None:
                 if gx.shape != xv.shape:
                     gx = _unbroadcast_raw(gx, xv.shape)
-                prev = get(x._id)
-                grads[x._id] = gx if prev is None else prev + gx
+                prev = get(xid)
+                grads[xid] = gx if prev is None else prev + gx
             if yin and gy is not None:
                 if gy.shape != yv.shape:
                     gy = _unbroadcast_raw(gy, yv.shape)
-                prev = get(y._id)
-                grads[y._id] = gy if prev is None else prev + gy
+                prev = get(yid)
+                grads[yid] = gy if prev is None else prev + gy
             continue
-        if len(inputs) == 1:
-            x = inputs[0]
-            xv = x._value
+        if len(ids) == 1:
+            xv = values[0]
             gx = (rule(g, ans, xv, **attrs) if attrs else rule(g, ans, xv))[0]
             if gx is not None:
                 if gx.shape != xv.shape:
                     gx = _unbroadcast_raw(gx, xv.shape)
-                prev = get(x._id)
-                grads[x._id] = gx if prev is None else prev + gx
+                xid = ids[0]
+                prev = get(xid)
+                grads[xid] = gx if prev is None else prev + gx
             continue
-        needs = tuple([t._id in reach for t in inputs])
-        values = [t._value for t in inputs]
+        needs = tuple([i in reach for i in ids])
+        attrs = attrs or EMPTY
         in_grads = rule(g, ans, *values, needs, **attrs) if op.raw_needs else rule(g, ans, *values, **attrs)
-        _accumulate_raw(inputs, needs, in_grads, grads)
+        _accumulate_raw(ids, values, needs, in_grads, grads)
     return True
 
 
-def _accumulate_raw(inputs, needs, in_grads, grads):
-    for t, need, ig in zip(inputs, needs, in_grads):
+def _accumulate_raw(ids, values, needs, in_grads, grads):
+    for tid, v, need, ig in zip(ids, values, needs, in_grads):
         if need and ig is not None:
-            shape = t._value.shape
+            shape = v.shape
             if ig.shape != shape:
                 ig = _unbroadcast_raw(ig, shape)
-            prev = grads.get(t._id)
-            grads[t._id] = ig if prev is None else prev + ig
+            prev = grads.get(tid)
+            grads[tid] = ig if prev is None else prev + ig
 
 
-def _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
+def _raw_via_tensor_rule(op, g, eq, variables, grads, reach):
     """Run ``op``'s tensor rule inside the raw scan and accumulate the values of its dense results.
 
     Returns False, having accumulated nothing, when a result is an ``IndexedSlices``: the caller then hands the
-    scan over to :func:`_walk_sparse`, which redoes this record with tensors.
+    scan over to :func:`_walk_sparse`, which redoes this equation with tensors.
     """
-    needs = tuple([t._id in reach for t in inputs])
+    _op, inputs, outputs, attrs, _where = as_tensors(eq, variables)
+    ids, values = eq[1], eq[2]
+    needs = tuple([i in reach for i in ids])
     tg = wrap(g) if not op.multi_output else tuple([None if x is None else wrap(x) for x in g])
     try:
         if len(inputs) == 1:
@@ -376,23 +386,23 @@ def _raw_via_tensor_rule(op, g, outputs, inputs, attrs, grads, reach):
         exc._tapeflow_tensor_rule = True  # not to be retried on tensors (see ``backward``)
         raise
     if any(_is_slices(x) for x in in_grads):
-        # Put the upstream gradient back for the sparse scan, which starts again at this record.
+        # Put the upstream gradient back for the sparse scan, which starts again at this equation.
         if not op.multi_output:
-            grads[outputs._id] = g
+            grads[eq[3]] = g
         else:
-            for o, x in zip(outputs, g):
+            for o, x in zip(eq[3], g):
                 if x is not None:
-                    grads[o._id] = x
+                    grads[o] = x
         return False
-    _accumulate_raw(inputs, needs, [None if x is None else x._value for x in in_grads], grads)
+    _accumulate_raw(ids, values, needs, [None if x is None else x._value for x in in_grads], grads)
     return True
 
 
-def _to_sparse_walk(path, index, grads, reach, source_ids, targets):
-    """Hand the raw scan over to :func:`_walk_sparse` from record ``index`` on: gradients become tensors again."""
+def _to_sparse_walk(path, index, grads, reach, source_ids, targets, variables):
+    """Hand the raw scan over to :func:`_walk_sparse` from equation ``index`` on: gradients become tensors again."""
     for k, g in grads.items():
         grads[k] = wrap(g)
-    _walk_sparse(path, index + 1, [], grads, reach, source_ids, targets)
+    _walk_sparse(tensor_path(path, variables), index + 1, [], grads, reach, source_ids, targets)
     return False
 
 

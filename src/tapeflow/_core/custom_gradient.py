@@ -22,6 +22,7 @@ from . import nest
 from . import primitives as P
 from .dispatch import EMPTY, execute
 from .dtypes import TRAINABLE_NUMS
+from .equation import store
 from .exports import export
 from .registry import Op
 from .state import STATE, next_id, user_frame
@@ -40,6 +41,8 @@ class _VariableWatcher:
     """
 
     __slots__ = ("records", "tracked", "roots", "variables", "watch_accessed")
+
+    stores = False
 
     def __init__(self):
         self.records = []
@@ -176,7 +179,7 @@ def _record(name, inputs, result_is_tuple, outputs, call, results=()):
             op = _make_op(name, result_is_tuple, len(outputs) if result_is_tuple else 1)
             out = tuple(outputs) if result_is_tuple else outputs[0]
             record = (op, inputs, out, {"call": call}, user_frame(2))
-        rec.records.append(record)
+        rec.records.append(store(*record) if rec.stores else record)
         for o in outputs:
             if o._value.dtype.num in TRAINABLE_NUMS:
                 tracked.add(o._id)

@@ -4,10 +4,11 @@
 tape of this thread that watches one of its inputs. With no tape active the cost above NumPy is a few attribute
 reads and one tensor allocation. This single entry is also where a tracing compiler can intercept every op.
 
-A tape's recording is a :class:`Recording`: an ordered list of records plus the set of tensor ids it tracks
-(watched tensors and variables, and every output of a recorded op). A record is a plain tuple
-``(op, inputs, outputs, attrs, where)``: program order is already a topological order, so the backward pass is
-one reversed scan, and tuples are the cheapest thing Python can build on the per-op path.
+A tape's recording is a :class:`~tapeflow._core.recording.Recording`: its equations plus the set of tensor ids it
+tracks (watched tensors and variables, and every output of a recorded op). A tape keeps each equation in its stored
+form (``equation.py``): a plain tuple of ids and arrays, the cheapest thing Python can build on the per-op path and
+one the cyclic garbage collector stops scanning. Observers that read tensors (forward accumulators, the numerics
+check) get ``(op, inputs, outputs, attrs, where)`` with the tensors themselves.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from . import errors, provenance
 from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
+from .equation import store
 from .registry import defop
 from .state import ERRSTATE, PACKAGE_DIR, RESTORE, SILENCE, SILENT, STATE, next_id, user_frame
 from .tensor import EagerTensor, wrap
@@ -25,46 +27,12 @@ _getframe = sys._getframe
 
 _new = object.__new__
 
-__all__ = ["execute", "Recording", "READ_VARIABLE", "EMPTY"]
+#: How many records a tape appends to its list before it seals them into one tuple (``recording.py``).
+SEAL_AT = 4096
+
+__all__ = ["execute", "READ_VARIABLE", "EMPTY"]
 
 EMPTY = {}
-
-
-class Recording:
-    """What one tape has recorded: ``records`` in program order and the ``tracked`` tensor ids.
-
-    ``tracked`` holds only ids of floating or complex values (watched, or produced by a recorded op): integer
-    values never start a recording, so leaving them out makes "does this op record?" one set lookup per input.
-    Also keeps the watched variables and whether reads auto-watch variables.
-    """
-
-    __slots__ = ("records", "tracked", "roots", "variables", "watch_accessed", "__weakref__")
-
-    def __init__(self, watch_accessed_variables=True):
-        self.records = []
-        self.tracked = set()
-        self.roots = set()  # the watched ids: everything tracked descends from these
-        self.variables = {}
-        self.watch_accessed = watch_accessed_variables
-
-    def watch_variable(self, var):
-        if var._value.dtype.num in TRAINABLE_NUMS:
-            self.tracked.add(var._id)
-            self.roots.add(var._id)
-        self.variables[var._id] = var  # a second watch keeps the first one's place: dicts keep insertion order
-
-    def watch(self, tensor):
-        if tensor._value.dtype.num in TRAINABLE_NUMS:
-            self.tracked.add(tensor._id)
-            self.roots.add(tensor._id)
-
-    def watched_variables(self):
-        # TF lists them in creation order (variable ids are allocated at creation).
-        return tuple(sorted(self.variables.values(), key=_creation_order))
-
-
-def _creation_order(v):
-    return v._id
 
 
 def _dtype_error(op, inputs):
@@ -164,6 +132,7 @@ def execute(op, inputs, attrs=EMPTY):
     if tapes:
         # Record on every active tape that tracks an input. Written inline rather than as a helper: a Python call
         # fewer on every recorded op. ``user_frame(3)`` starts at the caller of the function that called ``execute``.
+        stored = None
         for rec in tapes:
             tracked = rec.tracked
             for t in inputs:
@@ -182,7 +151,24 @@ def execute(op, inputs, attrs=EMPTY):
                     where = (f.f_code, f.f_lasti)
                 else:
                     where = user_frame(3)
-            rec.records.append((op, inputs, result, attrs, where))
+            if rec.stores:
+                # A tape keeps the equation in its stored form (``equation.py``): ids and arrays, no tensor
+                # objects, so a long tape holds nothing the cyclic garbage collector must scan.
+                if stored is None:
+                    # Spelled out for one and two inputs (``equation.store`` for the others): the per-op path.
+                    if n == 2 and not op.multi_output:
+                        stored = (op.key or op, (inputs[0]._id, inputs[1]._id), (xv, yv), result._id, out,
+                                  attrs or None, where)
+                    elif n == 1 and not op.multi_output:
+                        stored = (op.key or op, (inputs[0]._id,), (xv,), result._id, out, attrs or None, where)
+                    else:
+                        stored = store(op, inputs, result, attrs, where)
+                records = rec.records
+                records.append(stored)
+                if len(records) >= SEAL_AT:
+                    rec.seal()
+            else:  # a forward accumulator or the numerics check: it reads the tensors themselves
+                rec.records.append((op, inputs, result, attrs, where))
             if not op.multi_output:
                 if out.dtype.num in TRAINABLE_NUMS:
                     tracked.add(result._id)

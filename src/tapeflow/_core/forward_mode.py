@@ -1,7 +1,8 @@
 """``tf.autodiff.ForwardAccumulator``: forward-mode differentiation (Jacobian-vector products).
 
 How it plugs in: ``execute`` records each op on every entry of this thread's ``STATE.tapes`` that tracks one of
-its inputs, by reading ``entry.tracked`` and calling ``entry.records.append(record)``. An accumulator pushes an
+its inputs, by reading ``entry.tracked`` and calling ``entry.records.append(record)``; an entry whose ``stores`` is
+false (this one) gets ``(op, inputs, outputs, attrs, where)`` with tensors, where a tape gets a stored equation. An accumulator pushes an
 :class:`_Accumulating` there, an object with that interface whose ``append`` computes the output tangents at once
 (keyed by tensor id) instead of storing the record. Variable reads arrive the same way (``Variable._read``):
 a variable primal's tangent passes to every read of it, even after an ``assign`` (as in TF, where the tangent
@@ -22,7 +23,9 @@ TF uses), ``jvp(v) = d/du <vjp(u), v>``, i.e. the gradient of ``vjp(u)`` with re
 output gradients. Gradient rules are linear in ``u`` and written with tapeflow ops, so this is exact and nests.
 A rule may return :data:`DERIVE` to hand a case (complex inputs, say) to the transposition.
 
-Tangents are kept while their tensor lives (a weak reference drops them with it); integer and boolean values have
+Tangents are kept while their tensor's array lives (a weak reference drops them with it: a tape keeps the arrays of
+what it recorded, and its backward pass rebuilds tensors under the same ids); a rank-0 value is a NumPy scalar,
+which cannot be referenced weakly, so its tangent stays until the accumulator exits. Integer and boolean values have
 none. Tangent shapes are not validated (as in TF's eager mode): a broadcastable tangent is broadcast to its
 primal's shape where an op uses it.
 """
@@ -141,6 +144,8 @@ class _Accumulating:
 
     __slots__ = ("tracked", "tangents", "refs", "records", "variables", "watch_accessed", "__weakref__")
 
+    stores = False  # ``execute`` hands it tensors, not stored equations
+
     def __init__(self):
         self.tracked = set()
         self.tangents = {}  # tensor or variable id -> tangent tensor
@@ -157,12 +162,18 @@ class _Accumulating:
         tangents, refs, tracked = self.tangents, self.refs, self.tracked
         tangents[tid] = tangent
 
+        value = tensor._value
+        if type(value) is not np.ndarray:
+            return  # a NumPy scalar cannot be referenced weakly: its (scalar) tangent stays until the exit
+
         def drop(_, tid=tid):
             tangents.pop(tid, None)
             refs.pop(tid, None)
             tracked.discard(tid)
 
-        refs[tid] = weakref.ref(tensor, drop)
+        # The tangent lives as long as the primal's array: a tape keeps the arrays of what it recorded (not the
+        # tensor objects), and its backward pass rebuilds tensors under the same ids, whose tangents must be found.
+        refs[tid] = weakref.ref(value, drop)
 
     def append(self, record):
         """``execute`` recorded an op with a tracked input: compute the tangents of its outputs."""

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import nest
 from . import primitives as P
-from .backprop import prune, unbroadcast
+from .backprop import prune, tensor_path, unbroadcast
 from .dispatch import READ_VARIABLE, execute
 from .errors import InvalidArgumentError
 from .logs import get_logger, log_first_n
@@ -187,7 +187,8 @@ def batched_backward(recording, target, sources, seed):
     (the identity, times a tensor of the target's shape).
     """
     source_ids = {s._id for s in sources}
-    reach, path = prune(recording.records, sources)
+    reach, path = prune(recording.stored(), sources)
+    path = tensor_path(path, recording.variables)
     grads = {}
     if target._id in reach or target._id in source_ids:
         grads[target._id] = seed

@@ -84,7 +84,8 @@ class Op:
     """
 
     __slots__ = ("name", "forward", "vjp", "vjp_needs", "raw", "raw_needs", "num_outputs", "allowed", "allowed_nums",
-                 "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp", "accepted")
+                 "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp", "accepted",
+                 "key")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
                  on_error=None, quiet=False):
@@ -113,6 +114,8 @@ class Op:
         # The dtype ``execute`` last found in ``allowed`` (a dtype object, compared by identity): it spares the
         # set lookup on every call after the first. Whatever changes ``allowed_nums`` resets it.
         self.accepted = None
+        # The name ``defop`` registered it under (usually ``name``), or ``None``: how a stored equation names it.
+        self.key = None
 
     def defvjp(self, rule=None, *, needs=False):
         """Register ``rule`` as this op's gradient; use as a decorator right under the forward, ``@OP.defvjp``, or
@@ -176,6 +179,7 @@ def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, 
         if multi_output is not None:
             op.multi_output = multi_output
         REGISTRY[name] = op
+        op.key = name
         return op
 
     return decorate

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .equation import op_of
+
 __all__ = ["Node", "Skeleton", "skeleton_of", "skeleton_of_tape", "NOT_KEPT"]
 
 # A non-persistent tape whose gradient() found every gradient connected keeps no skeleton unless tapeflow.debug was
@@ -46,26 +48,28 @@ class Skeleton(NamedTuple):
 _DTYPE_NAMES = {}
 
 
-def _info(t):
-    v = t._value
+def _info(tid, v):
     dt = v.dtype
     name = _DTYPE_NAMES.get(dt)
     if name is None:
         name = _DTYPE_NAMES[dt] = dt.name
-    return (t._id, name, getattr(v, "shape", ()))
+    return (tid, name, getattr(v, "shape", ()))
 
 
 def skeleton_of(recording):
-    """The :class:`Skeleton` of a live :class:`~tapeflow._core.dispatch.Recording`."""
+    """The :class:`Skeleton` of a live :class:`~tapeflow._core.recording.Recording`."""
     nodes = []
     append = nodes.append
-    for op, inputs, outputs, _attrs, where in recording.records:
-        outs = (_info(outputs),) if type(outputs) is not tuple else tuple([_info(o) for o in outputs])
-        if len(inputs) == 1:
-            ins = (_info(inputs[0]),)
+    for key, inputs, values, outputs, results, _attrs, where in recording.stored():
+        if type(outputs) is not tuple:
+            outs = (_info(outputs, results),)
         else:
-            ins = tuple([_info(t) for t in inputs])
-        append(Node(op, ins, outs, where))
+            outs = tuple([_info(o, v) for o, v in zip(outputs, results)])
+        if len(inputs) == 1:
+            ins = (_info(inputs[0], values[0]),)
+        else:
+            ins = tuple([_info(i, v) for i, v in zip(inputs, values)])
+        append(Node(op_of(key), ins, outs, where))
     variables = {vid: (v.name, bool(v.trainable)) for vid, v in recording.variables.items()}
     return Skeleton(nodes, frozenset(recording.roots), variables, recording.watch_accessed)
 

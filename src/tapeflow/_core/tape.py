@@ -1,6 +1,6 @@
 """``tf.GradientTape``: record operations in a ``with`` block, then differentiate them.
 
-The tape object is a thin state machine over a :class:`~tapeflow._core.dispatch.Recording` (what was recorded)
+The tape object is a thin state machine over a :class:`~tapeflow._core.recording.Recording` (what was recorded)
 that it pushes on and pops off this thread's stack of active tapes. Its rules (re-entering, ``stop_recording``,
 ``reset``, one ``gradient`` call for non-persistent tapes, calling ``gradient`` inside the block) follow
 TensorFlow 2.21's ``backprop.GradientTape`` state for state, error for error.
@@ -14,9 +14,9 @@ import operator
 
 from . import nest, provenance
 from .backprop import backward
-from .dispatch import Recording
 from .dtypes import is_trainable
 from .logs import log_first_n
+from .recording import Recording
 from .skeleton import skeleton_of
 from .state import STATE, line_of, user_frame
 from .tensor import EagerTensor, Tensor, convert_to_tensor, zeros_like_value

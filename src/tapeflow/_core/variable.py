@@ -24,6 +24,7 @@ import numpy as np
 
 from . import dtypes, errors, provenance
 from .dispatch import EMPTY, READ_VARIABLE
+from .equation import READ
 from .shape import TensorShape
 from .state import STATE, next_id
 from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value
@@ -189,7 +190,10 @@ class Variable:
                     rec.watch_variable(self)
                     if vid not in tracked:  # an integer variable: watched, but carries no gradient
                         continue
-                rec.records.append((READ_VARIABLE, (self,), t, EMPTY, None))
+                if rec.stores:  # a read's stored equation (``equation.py``): an identity from the variable's id
+                    rec.records.append((READ, (vid,), (t._value,), t._id, t._value, None, None))
+                else:
+                    rec.records.append((READ_VARIABLE, (self,), t, EMPTY, None))
                 tracked.add(t._id)
         elif provenance.ON:  # a read no tape records (reads inside a tape are in its skeleton)
             provenance.note_read(self._id, t._id)

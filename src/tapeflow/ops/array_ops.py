@@ -192,7 +192,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permute the dimensions of ``a`` (reversed by default) (``tf.transpose``)."""
     x = to_tensor(a)
     nd = x._value.ndim
-    perm = tuple(range(nd - 1, -1, -1)) if perm is None else _check_perm(_shape_arg(perm), nd)
+    perm = tuple(builtins.range(nd - 1, -1, -1)) if perm is None else _check_perm(_shape_arg(perm), nd)
     out = execute(TRANSPOSE, (x,), {"perm": perm})
     if conjugate:
         from .math_ops import conj

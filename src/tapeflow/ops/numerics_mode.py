@@ -150,6 +150,8 @@ class _Checker:
     """
 
     __slots__ = ("tracked", "records", "roots", "variables", "watch_accessed")
+
+    stores = False  # ``execute`` hands it tensors, not stored equations
     sees_every_op = True
 
     def __init__(self):
