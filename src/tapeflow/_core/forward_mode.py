@@ -2,11 +2,11 @@
 
 How it plugs in: ``execute`` records each op on every entry of this thread's ``STATE.tapes`` that tracks one of
 its inputs, by reading ``entry.tracked`` and calling ``entry.records.append(record)``; an entry whose ``stores`` is
-false (this one) gets ``(op, inputs, outputs, attrs, where)`` with tensors, where a tape gets a stored equation. An accumulator pushes an
-:class:`_Accumulating` there, an object with that interface whose ``append`` computes the output tangents at once
-(keyed by tensor id) instead of storing the record. Variable reads arrive the same way (``Variable._read``):
-a variable primal's tangent passes to every read of it, even after an ``assign`` (as in TF, where the tangent
-belongs to the variable's handle).
+false (this one) gets ``(op, inputs, outputs, attrs, where)`` with tensors, where a tape gets a stored equation.
+An accumulator pushes an :class:`_Accumulating` there, an object with that interface whose ``append`` computes
+the output tangents at once (keyed by tensor id) instead of storing the record. Variable reads arrive the same
+way (``Variable._read``): a variable primal's tangent passes to every read of it, even after an ``assign`` (as in
+TF, where the tangent belongs to the variable's handle).
 
 Tangents are computed with tapeflow ops, while ``STATE.tapes`` is cut down to the entries *outside* this
 accumulator (entered before it). That gives TF's strict nesting:
