@@ -292,17 +292,18 @@ def _walk_raw(path, grads, reach, source_ids, targets, variables):
     which leaves tensors there. Rules on arrays never give slices.
     """
     get, pop = grads.get, grads.pop
+    registered = REGISTRY.get
     records = reversed(path)
     for eq in records:
         key, ids, values, outputs, ans, attrs, _where = eq
-        if key == READ:  # an identity to the variable: no rule, no shape to fit
+        if key is READ:  # an identity to the variable: no rule, no shape to fit (reads store ``READ`` itself)
             g = get(outputs) if outputs in source_ids else pop(outputs, None)
             if g is not None:
                 vid = ids[0]
                 prev = get(vid)
                 grads[vid] = g if prev is None else prev + g
             continue
-        op = REGISTRY[key] if key.__class__ is str else key
+        op = registered(key, key)  # an op that is not registered (a custom gradient's) is stored as itself
         if op.multi_output:
             g = tuple([get(o) if o in source_ids else pop(o, None) for o in outputs])
             if op.vjp is None or all(x is None for x in g):

@@ -42,8 +42,6 @@ class _VariableWatcher:
 
     __slots__ = ("records", "tracked", "roots", "variables", "watch_accessed")
 
-    stores = False
-
     def __init__(self):
         self.records = []
         self.tracked = frozenset()  # immutable: nothing may ever be recorded here
@@ -172,14 +170,14 @@ def _record(name, inputs, result_is_tuple, outputs, call, results=()):
         if tangents is not None and any(getattr(r, "_id", None) in tangents for r in results):
             for r, o in zip(results, outputs):
                 if getattr(r, "_id", None) in tangents:
-                    rec.records.append((P.IDENTITY, (r,), o, EMPTY, None))
+                    rec.records.append(store(P.IDENTITY, (r,), o, EMPTY, None))
                     tracked.add(o._id)
             continue
         if record is None:
             op = _make_op(name, result_is_tuple, len(outputs) if result_is_tuple else 1)
             out = tuple(outputs) if result_is_tuple else outputs[0]
-            record = (op, inputs, out, {"call": call}, user_frame(2))
-        rec.records.append(store(*record) if rec.stores else record)
+            record = store(op, inputs, out, {"call": call}, user_frame(2))
+        rec.records.append(record)
         for o in outputs:
             if o._value.dtype.num in TRAINABLE_NUMS:
                 tracked.add(o._id)

@@ -6,9 +6,8 @@ reads and one tensor allocation. This single entry is also where a tracing compi
 
 A tape's recording is a :class:`~tapeflow._core.recording.Recording`: its equations plus the set of tensor ids it
 tracks (watched tensors and variables, and every output of a recorded op). A tape keeps each equation in its stored
-form (``equation.py``): a plain tuple of ids and arrays, the cheapest thing Python can build on the per-op path and
-one the cyclic garbage collector stops scanning. Observers that read tensors (forward accumulators, the numerics
-check) get ``(op, inputs, outputs, attrs, where)`` with the tensors themselves.
+form (``equation.py``): a plain tuple of ids and arrays, cheap to build on the per-op path and one the cyclic
+garbage collector stops scanning. Every observer (tapes, forward accumulators, the numerics check) gets that form.
 """
 
 from __future__ import annotations
@@ -128,11 +127,10 @@ def execute(op, inputs, attrs=EMPTY):
     else:
         result = tuple([wrap(o) for o in out])
     tapes = STATE.tapes
-    where = None
+    stored = None
     if tapes:
         # Record on every active tape that tracks an input. Written inline rather than as a helper: a Python call
         # fewer on every recorded op. ``user_frame(3)`` starts at the caller of the function that called ``execute``.
-        stored = None
         for rec in tapes:
             tracked = rec.tracked
             for t in inputs:
@@ -140,7 +138,7 @@ def execute(op, inputs, attrs=EMPTY):
                     break
             else:
                 continue
-            if where is None:
+            if stored is None:
                 # The user's line (``state.user_frame``): usually the caller of the API function that called
                 # ``execute``, so that frame is tried inline before any walk up the stack.
                 try:
@@ -151,24 +149,20 @@ def execute(op, inputs, attrs=EMPTY):
                     where = (f.f_code, f.f_lasti)
                 else:
                     where = user_frame(3)
-            if rec.stores:
-                # A tape keeps the equation in its stored form (``equation.py``): ids and arrays, no tensor
-                # objects, so a long tape holds nothing the cyclic garbage collector must scan.
-                if stored is None:
-                    # Spelled out for one and two inputs (``equation.store`` for the others): the per-op path.
-                    if n == 2 and not op.multi_output:
-                        stored = (op.key or op, (inputs[0]._id, inputs[1]._id), (xv, yv), result._id, out,
-                                  attrs or None, where)
-                    elif n == 1 and not op.multi_output:
-                        stored = (op.key or op, (inputs[0]._id,), (xv,), result._id, out, attrs or None, where)
-                    else:
-                        stored = store(op, inputs, result, attrs, where)
-                records = rec.records
-                records.append(stored)
-                if len(records) >= SEAL_AT:
-                    rec.seal()
-            else:  # a forward accumulator or the numerics check: it reads the tensors themselves
-                rec.records.append((op, inputs, result, attrs, where))
+                # The equation's stored form (``equation.py``): ids and arrays, no tensor objects, so a long tape
+                # holds nothing the cyclic garbage collector must scan. Spelled out for one and two inputs
+                # (``equation.store`` for the others): this is the per-op path.
+                if n == 2 and not op.multi_output:
+                    stored = (op.key or op, (inputs[0]._id, inputs[1]._id), (xv, yv), result._id, out,
+                              attrs or None, where)
+                elif n == 1 and not op.multi_output:
+                    stored = (op.key or op, (inputs[0]._id,), (xv,), result._id, out, attrs or None, where)
+                else:
+                    stored = store(op, inputs, result, attrs, where)
+            records = rec.records
+            records.append(stored)
+            if len(records) >= SEAL_AT:
+                rec.seal()
             if not op.multi_output:
                 if out.dtype.num in TRAINABLE_NUMS:
                     tracked.add(result._id)
@@ -176,7 +170,7 @@ def execute(op, inputs, attrs=EMPTY):
                 for o in result:
                     if o._value.dtype.num in TRAINABLE_NUMS:
                         tracked.add(o._id)
-    if where is None and provenance.ON:
+    if stored is None and provenance.ON:
         # An op no tape recorded (recorded ones are in the tapes' skeletons): log where it ran, for debug.explain.
         provenance.note_op(op, inputs, result)
     return result

@@ -1,12 +1,11 @@
 """``tf.autodiff.ForwardAccumulator``: forward-mode differentiation (Jacobian-vector products).
 
 How it plugs in: ``execute`` records each op on every entry of this thread's ``STATE.tapes`` that tracks one of
-its inputs, by reading ``entry.tracked`` and calling ``entry.records.append(record)``; an entry whose ``stores`` is
-false (this one) gets ``(op, inputs, outputs, attrs, where)`` with tensors, where a tape gets a stored equation.
-An accumulator pushes an :class:`_Accumulating` there, an object with that interface whose ``append`` computes
-the output tangents at once (keyed by tensor id) instead of storing the record. Variable reads arrive the same
-way (``Variable._read``): a variable primal's tangent passes to every read of it, even after an ``assign`` (as in
-TF, where the tangent belongs to the variable's handle).
+its inputs, by reading ``entry.tracked`` and calling ``entry.records.append(equation)`` with the equation's stored
+form (``equation.py``). An accumulator pushes an :class:`_Accumulating` there, an object with that interface
+whose ``append`` computes the output tangents at once (keyed by tensor id) instead of storing the equation.
+Variable reads arrive the same way (``Variable._read``): a variable primal's tangent passes to every read of it,
+even after an ``assign`` (as in TF, where the tangent belongs to the variable's handle).
 
 Tangents are computed with tapeflow ops, while ``STATE.tapes`` is cut down to the entries *outside* this
 accumulator (entered before it). That gives TF's strict nesting:
@@ -39,8 +38,9 @@ import numpy as np
 from . import errors, nest
 from . import primitives as P
 from .backprop import unbroadcast
-from .dispatch import READ_VARIABLE, execute
+from .dispatch import execute
 from .dtypes import TRAINABLE_NUMS
+from .equation import READ, as_tensors, op_of
 from .logs import log_first_n
 from .state import STATE
 from .tape import GradientTape, UnconnectedGradients
@@ -144,7 +144,6 @@ class _Accumulating:
 
     __slots__ = ("tracked", "tangents", "refs", "records", "variables", "watch_accessed", "__weakref__")
 
-    stores = False  # ``execute`` hands it tensors, not stored equations
 
     def __init__(self):
         self.tracked = set()
@@ -157,12 +156,17 @@ class _Accumulating:
     def watch_variable(self, var):  # part of the interface; unused since ``watch_accessed`` is False
         pass
 
-    def keep(self, tensor, tangent):
-        tid = tensor._id
+    def __len__(self):  # part of the interface (``dispatch.SEAL_AT``): it keeps no equations
+        return 0
+
+    def keep(self, tid, value, tangent):
+        """Keep ``tangent`` for tensor ``tid`` while its array ``value`` lives.
+
+        A tape keeps the arrays of what it recorded (not the tensor objects) and its backward pass rebuilds tensors
+        under the same ids, whose tangents must be found: so the array, not the tensor, bounds the tangent's life.
+        """
         tangents, refs, tracked = self.tangents, self.refs, self.tracked
         tangents[tid] = tangent
-
-        value = tensor._value
         if type(value) is not np.ndarray:
             return  # a NumPy scalar cannot be referenced weakly: its (scalar) tangent stays until the exit
 
@@ -171,25 +175,24 @@ class _Accumulating:
             refs.pop(tid, None)
             tracked.discard(tid)
 
-        # The tangent lives as long as the primal's array: a tape keeps the arrays of what it recorded (not the
-        # tensor objects), and its backward pass rebuilds tensors under the same ids, whose tangents must be found.
         refs[tid] = weakref.ref(value, drop)
 
-    def append(self, record):
-        """``execute`` recorded an op with a tracked input: compute the tangents of its outputs."""
-        op, inputs, outputs, attrs, _where = record
+    def append(self, eq):
+        """``execute`` recorded an op with a tracked input (``eq``, stored): compute the tangents of its outputs."""
+        key, ids, _values, outputs, results, _attrs, _where = eq
         get = self.tangents.get
-        if op is READ_VARIABLE:
-            t = get(inputs[0]._id)
+        if key is READ:
+            t = get(ids[0])
             if t is not None:
-                self.keep(outputs, t)
+                self.keep(outputs, results, t)
             return
-        tangents = tuple([get(x._id) for x in inputs])
+        tangents = tuple([get(i) for i in ids])
         for t in tangents:
             if t is not None:
                 break
         else:
             return
+        op = op_of(key)
         if op.vjp is None:
             return  # non-differentiable (Round, StopGradient, ...): no tangent, as in TF
         tapes = STATE.tapes
@@ -198,20 +201,21 @@ class _Accumulating:
             if entry is self:
                 i = k
                 break
+        _op, inputs, outs, attrs, _where = as_tensors(eq, self.variables)
         # Only what is outside this accumulator sees its JVP computations (TF's strict nesting).
         STATE.tapes = tapes[:i]
         try:
-            result = _tangent_of(op, tangents, outputs, inputs, attrs)
+            result = _tangent_of(op, tangents, outs, inputs, attrs)
         finally:
             STATE.tapes = tapes
         if result is None:
             return
         if not op.multi_output:
-            self.keep(outputs, result)
+            self.keep(outputs, results, result)
         else:
-            for o, t in zip(outputs, result):
+            for o, v, t in zip(outputs, results, result):
                 if t is not None:
-                    self.keep(o, t)
+                    self.keep(o, v, t)
 
 
 _DUPLICATE = ("Tensor {} was specified as a primal multiple times. This may indicate an error. If it was intended, "
@@ -289,7 +293,7 @@ class ForwardAccumulator:
             state.tangents[primal._id] = tangent
             state.tracked.add(primal._id)
         else:
-            state.keep(primal, tangent)
+            state.keep(primal._id, primal._value, tangent)
             state.tracked.add(primal._id)
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):

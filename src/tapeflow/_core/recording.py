@@ -31,9 +31,6 @@ class Recording:
 
     __slots__ = ("records", "sealed", "tracked", "roots", "variables", "watch_accessed", "__weakref__")
 
-    #: Observers with ``stores`` keep stored equations; the others get tensors (see ``dispatch.execute``).
-    stores = True
-
     def __init__(self, watch_accessed_variables=True):
         self.records = []
         self.sealed = []

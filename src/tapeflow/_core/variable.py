@@ -23,7 +23,6 @@ import threading
 import numpy as np
 
 from . import dtypes, errors, provenance
-from .dispatch import EMPTY, READ_VARIABLE
 from .equation import READ
 from .shape import TensorShape
 from .state import STATE, next_id
@@ -173,7 +172,9 @@ class Variable:
     def _read(self) -> Tensor:
         t = _new(EagerTensor)
         value = self._value  # taken before the flag is tested (see the module docstring)
-        t._value = value if not self._busy else self._snapshot()
+        if self._busy:
+            value = self._snapshot()
+        t._value = value
         t._id = next_id()
         tapes = STATE.tapes
         if tapes:
@@ -190,10 +191,8 @@ class Variable:
                     rec.watch_variable(self)
                     if vid not in tracked:  # an integer variable: watched, but carries no gradient
                         continue
-                if rec.stores:  # a read's stored equation (``equation.py``): an identity from the variable's id
-                    rec.records.append((READ, (vid,), (t._value,), t._id, t._value, None, None))
-                else:
-                    rec.records.append((READ_VARIABLE, (self,), t, EMPTY, None))
+                # The read's stored equation (``equation.py``): an identity from the variable's id.
+                rec.records.append((READ, (vid,), (value,), t._id, value, None, None))
                 tracked.add(t._id)
         elif provenance.ON:  # a read no tape records (reads inside a tape are in its skeleton)
             provenance.note_read(self._id, t._id)

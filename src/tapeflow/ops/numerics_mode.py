@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from .._core import errors
+from .._core.equation import op_of
 from .._core.exports import export
 from .._core.registry import Op
 from .._core.state import STATE, line_of, user_frame
@@ -151,7 +152,6 @@ class _Checker:
 
     __slots__ = ("tracked", "records", "roots", "variables", "watch_accessed")
 
-    stores = False  # ``execute`` hands it tensors, not stored equations
     sees_every_op = True
 
     def __init__(self):
@@ -164,12 +164,15 @@ class _Checker:
     def watch_variable(self, var):  # part of the interface; variable reads are never checked
         pass
 
-    def append(self, record):
-        op, inputs, outputs, _attrs, _where = record
+    def __len__(self):  # part of the interface (``dispatch.SEAL_AT``): it keeps no equations
+        return 0
+
+    def append(self, eq):
+        """``execute`` ran an op (``eq``, its stored equation): check its outputs."""
+        op = op_of(eq[0])
         if op.name in _SKIP:
             return
-        out = outputs._value if not op.multi_output else tuple([o._value for o in outputs])
-        _check(op, out, [t._value for t in inputs])
+        _check(op, eq[4], list(eq[2]))
 
 
 @export("debugging.enable_check_numerics")
