@@ -190,16 +190,16 @@ def prune(stored, sources):
     reach = {s._id for s in sources if s._value.dtype.num in TRAINABLE_NUMS}
     path = []
     for eq in stored:
-        for i in eq[1]:
+        for i in eq[6::2]:  # the input ids (``equation.py``)
             if i in reach:
                 break
         else:
             continue
         path.append(eq)
-        outputs = eq[3]
+        outputs = eq[4]
         if type(outputs) is tuple:
-            reach.update(o for o, v in zip(outputs, eq[4]) if v.dtype.num in TRAINABLE_NUMS)
-        elif eq[4].dtype.num in TRAINABLE_NUMS:
+            reach.update(o for o, v in zip(outputs, eq[5]) if v.dtype.num in TRAINABLE_NUMS)
+        elif eq[5].dtype.num in TRAINABLE_NUMS:
             reach.add(outputs)
     return reach, path
 
@@ -295,14 +295,20 @@ def _walk_raw(path, grads, reach, source_ids, targets, variables):
     registered = REGISTRY.get
     records = reversed(path)
     for eq in records:
-        key, ids, values, outputs, ans, attrs, _where = eq
-        if key is READ:  # an identity to the variable: no rule, no shape to fit (reads store ``READ`` itself)
-            g = get(outputs) if outputs in source_ids else pop(outputs, None)
-            if g is not None:
-                vid = ids[0]
-                prev = get(vid)
-                grads[vid] = g if prev is None else prev + g
-            continue
+        # The stored form (``equation.py``): key, attrs, code, lasti, outputs, results, then id and value per input.
+        n = len(eq)
+        if n == 10:
+            key, attrs, _code, _lasti, outputs, ans, xid, xv, yid, yv = eq
+        elif n == 8:
+            key, attrs, _code, _lasti, outputs, ans, xid, xv = eq
+            if key is READ:  # an identity to the variable: no rule, no shape to fit (reads store ``READ`` itself)
+                g = get(outputs) if outputs in source_ids else pop(outputs, None)
+                if g is not None:
+                    prev = get(xid)
+                    grads[xid] = g if prev is None else prev + g
+                continue
+        else:
+            key, attrs, outputs, ans = eq[0], eq[1], eq[4], eq[5]
         op = registered(key, key)  # an op that is not registered (a custom gradient's) is stored as itself
         if op.multi_output:
             g = tuple([get(o) if o in source_ids else pop(o, None) for o in outputs])
@@ -320,9 +326,7 @@ def _walk_raw(path, grads, reach, source_ids, targets, variables):
                 return _to_sparse_walk(path, length_hint(records), grads, reach, source_ids, targets, variables)
             continue
         # Spelled out for one and two inputs, as in ``_walk``: this loop runs on every training step.
-        if len(ids) == 2:
-            xid, yid = ids
-            xv, yv = values
+        if n == 10:
             xin, yin = xid in reach, yid in reach
             if op.raw_needs:
                 gx, gy = rule(g, ans, xv, yv, (xin, yin), **attrs) if attrs else rule(g, ans, xv, yv, (xin, yin))
@@ -339,16 +343,15 @@ def _walk_raw(path, grads, reach, source_ids, targets, variables):
                 prev = get(yid)
                 grads[yid] = gy if prev is None else prev + gy
             continue
-        if len(ids) == 1:
-            xv = values[0]
+        if n == 8:
             gx = (rule(g, ans, xv, **attrs) if attrs else rule(g, ans, xv))[0]
             if gx is not None:
                 if gx.shape != xv.shape:
                     gx = _unbroadcast_raw(gx, xv.shape)
-                xid = ids[0]
                 prev = get(xid)
                 grads[xid] = gx if prev is None else prev + gx
             continue
+        ids, values = eq[6::2], eq[7::2]
         needs = tuple([i in reach for i in ids])
         attrs = attrs or EMPTY
         in_grads = rule(g, ans, *values, needs, **attrs) if op.raw_needs else rule(g, ans, *values, **attrs)
@@ -373,7 +376,7 @@ def _raw_via_tensor_rule(op, g, eq, variables, grads, reach):
     scan over to :func:`_walk_sparse`, which redoes this equation with tensors.
     """
     _op, inputs, outputs, attrs, _where = as_tensors(eq, variables)
-    ids, values = eq[1], eq[2]
+    ids, values = eq[6::2], eq[7::2]
     needs = tuple([i in reach for i in ids])
     tg = wrap(g) if not op.multi_output else tuple([None if x is None else wrap(x) for x in g])
     try:
@@ -389,9 +392,9 @@ def _raw_via_tensor_rule(op, g, eq, variables, grads, reach):
     if any(_is_slices(x) for x in in_grads):
         # Put the upstream gradient back for the sparse scan, which starts again at this equation.
         if not op.multi_output:
-            grads[eq[3]] = g
+            grads[eq[4]] = g
         else:
-            for o, x in zip(eq[3], g):
+            for o, x in zip(eq[4], g):
                 if x is not None:
                     grads[o] = x
         return False

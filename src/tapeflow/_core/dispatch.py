@@ -29,6 +29,8 @@ _new = object.__new__
 #: How many records a tape appends to its list before it seals them into one tuple (``recording.py``).
 SEAL_AT = 4096
 
+_NOWHERE = (None, None)
+
 __all__ = ["execute", "READ_VARIABLE", "EMPTY"]
 
 EMPTY = {}
@@ -146,19 +148,19 @@ def execute(op, inputs, attrs=EMPTY):
                 except ValueError:  # a shallow stack (``execute`` called from the top level)
                     f = None
                 if f is not None and not f.f_code.co_filename.startswith(PACKAGE_DIR):
-                    where = (f.f_code, f.f_lasti)
+                    code, lasti = f.f_code, f.f_lasti
                 else:
-                    where = user_frame(3)
-                # The equation's stored form (``equation.py``): ids and arrays, no tensor objects, so a long tape
-                # holds nothing the cyclic garbage collector must scan. Spelled out for one and two inputs
-                # (``equation.store`` for the others): this is the per-op path.
+                    code, lasti = user_frame(3) or _NOWHERE
+                # The equation's stored form (``equation.py``): one flat tuple of ids and arrays, no tensor
+                # objects, so a long tape holds nothing the cyclic garbage collector must scan. Spelled out for one
+                # and two inputs (``equation.store`` for the others): this is the per-op path.
                 if n == 2 and not op.multi_output:
-                    stored = (op.key or op, (inputs[0]._id, inputs[1]._id), (xv, yv), result._id, out,
-                              attrs or None, where)
+                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, inputs[0]._id, xv,
+                              inputs[1]._id, yv)
                 elif n == 1 and not op.multi_output:
-                    stored = (op.key or op, (inputs[0]._id,), (xv,), result._id, out, attrs or None, where)
+                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, inputs[0]._id, xv)
                 else:
-                    stored = store(op, inputs, result, attrs, where)
+                    stored = store(op, inputs, result, attrs, (code, lasti))
             records = rec.records
             records.append(stored)
             if len(records) >= SEAL_AT:

@@ -11,15 +11,21 @@ take as keywords; ``where`` the user's ``(code, lasti)`` or ``None``. Ids and va
 backward pass looks gradients up by id and computes on values, the skeleton and ``explain`` show ids, shapes and
 dtypes, and a tracer sees the dataflow by id and each value's shape and dtype.
 
-**The stored form.** A tape keeps each equation as a plain tuple in the same field order, with two fields in a
-cheaper form: ``op`` is the op's registry key (a string, ``Op.key``) when it is registered, and ``attrs`` is
-``None`` when empty. Such a tuple holds no tensor object and no op object, only strings, ints, tuples and arrays, so
-Python's cyclic garbage collector stops tracking it once a collection has seen it: a tape of 300,000 such equations
-costs a full collection nothing, where records holding live tensors made every full collection visit all of them.
-(An equation with attributes keeps their dict, which keeps its tuple tracked: one object per such equation.) It is
-also cheap to build: ``execute`` makes it on the per-op path (:func:`store`), and the backward pass on arrays reads
-it as it is. :meth:`Recording.equations <tapeflow._core.recording.Recording.equations>` gives the named form,
-:func:`as_tensors` the form with tensors that gradient rules on tensors take.
+**The stored form.** A tape keeps each equation as one flat tuple of ids, arrays and strings::
+
+    (key, attrs, code, lasti, outputs, results, id_0, value_0, id_1, value_1, ...)
+
+``key`` is the op's registry key (``Op.key``) when it is registered, else the op itself; ``attrs`` is ``None``
+when empty; ``code, lasti`` is ``where`` spread out (``None, None`` without one); then each input's id and value.
+Such a tuple holds no tensor, no op object and no other tuple (bar a multi-output op's ``outputs`` and
+``results``), so Python's cyclic garbage collector untracks it at the first collection that sees it. Flat matters:
+a collection reorders the objects it scans, so a tuple met before a tuple it holds stays tracked, and nested
+records left one in seven of them tracked and promoted, bringing on full collections. (An equation with attributes
+keeps their dict, which keeps its tuple tracked: one object per such equation.) A tape of 300,000 equations costs
+a full collection nothing where records holding live tensors made every full collection visit all of them. It is
+also cheap to build: ``execute`` makes it on the per-op path (:func:`store` for the general case), and the backward
+pass on arrays reads it as it is. :meth:`Recording.equations <tapeflow._core.recording.Recording.equations>`
+gives the named form, :func:`as_tensors` the form with tensors that gradient rules on tensors take.
 
 Attributes become hashable with :func:`freeze_attrs` (sorted ``(name, value)`` pairs, slices and arrays spelled
 out): the op database checks that every recorded equation's attributes freeze to a hashable value, which is what a
@@ -35,7 +41,7 @@ import numpy as np
 from .registry import REGISTRY
 from .tensor import EagerTensor
 
-__all__ = ["Equation", "READ", "store", "named", "as_tensors", "freeze_attrs", "op_of"]
+__all__ = ["Equation", "READ", "store", "named", "as_tensors", "ids_of", "values_of", "freeze_attrs", "op_of"]
 
 Equation = namedtuple("Equation", "op inputs values outputs results attrs where")
 Equation.__doc__ = ("One recorded op application: ``(op, inputs, values, outputs, results, attrs, where)`` (see "
@@ -45,21 +51,29 @@ Equation.__doc__ = ("One recorded op application: ``(op, inputs, values, outputs
 READ = "ReadVariableOp"
 
 _EMPTY = {}
+_NOWHERE = (None, None)
 _new = object.__new__
 
 
 def store(op, inputs, result, attrs, where):
     """The stored form of ``op`` applied to ``inputs`` giving ``result`` (a tensor or a tuple of tensors)."""
-    if len(inputs) == 1:
-        x = inputs[0]
-        ids, values = (x._id,), (x._value,)
-    else:
-        ids, values = tuple([t._id for t in inputs]), tuple([t._value for t in inputs])
     if op.multi_output:
         outputs, results = tuple([o._id for o in result]), tuple([o._value for o in result])
     else:
         outputs, results = result._id, result._value
-    return (op.key or op, ids, values, outputs, results, attrs or None, where)
+    code, lasti = where if where is not None else _NOWHERE
+    head = (op.key or op, attrs or None, code, lasti, outputs, results)
+    return head + tuple([x for t in inputs for x in (t._id, t._value)])
+
+
+def ids_of(stored):
+    """The input ids of a stored equation."""
+    return stored[6::2]
+
+
+def values_of(stored):
+    """The input values of a stored equation."""
+    return stored[7::2]
 
 
 def op_of(key):
@@ -69,8 +83,9 @@ def op_of(key):
 
 def named(stored):
     """The :class:`Equation` of a stored one."""
-    key, inputs, values, outputs, results, attrs, where = stored
-    return Equation(op_of(key), inputs, values, outputs, results, _EMPTY if attrs is None else attrs, where)
+    key, attrs, code, lasti, outputs, results = stored[:6]
+    return Equation(op_of(key), stored[6::2], stored[7::2], outputs, results, _EMPTY if attrs is None else attrs,
+                    None if code is None else (code, lasti))
 
 
 def _tensor(tid, value):
@@ -83,14 +98,15 @@ def _tensor(tid, value):
 def as_tensors(stored, variables):
     """``(op, inputs, outputs, attrs, where)`` with tensors rebuilt under their recorded ids, as rules on tensors
     take them (a variable read's input is its variable, looked up in ``variables``)."""
-    key, ids, values, outputs, results, attrs, where = stored
-    if key == READ:
-        return (REGISTRY[READ], (variables[ids[0]],), _tensor(outputs, results), _EMPTY, where)
+    key, attrs, code, lasti, outputs, results = stored[:6]
+    where = None if code is None else (code, lasti)
+    if key is READ:
+        return (REGISTRY[READ], (variables[stored[6]],), _tensor(outputs, results), _EMPTY, where)
     op = REGISTRY[key] if key.__class__ is str else key
-    if len(ids) == 1:
-        inputs = (_tensor(ids[0], values[0]),)
+    if len(stored) == 8:
+        inputs = (_tensor(stored[6], stored[7]),)
     else:
-        inputs = tuple([_tensor(i, v) for i, v in zip(ids, values)])
+        inputs = tuple([_tensor(i, v) for i, v in zip(stored[6::2], stored[7::2])])
     if op.multi_output:
         out = tuple([_tensor(i, v) for i, v in zip(outputs, results)])
     else:

@@ -179,14 +179,14 @@ class _Accumulating:
 
     def append(self, eq):
         """``execute`` recorded an op with a tracked input (``eq``, stored): compute the tangents of its outputs."""
-        key, ids, _values, outputs, results, _attrs, _where = eq
+        key, outputs, results = eq[0], eq[4], eq[5]
         get = self.tangents.get
         if key is READ:
-            t = get(ids[0])
+            t = get(eq[6])
             if t is not None:
                 self.keep(outputs, results, t)
             return
-        tangents = tuple([get(i) for i in ids])
+        tangents = tuple([get(i) for i in eq[6::2]])
         for t in tangents:
             if t is not None:
                 break

@@ -60,16 +60,17 @@ def skeleton_of(recording):
     """The :class:`Skeleton` of a live :class:`~tapeflow._core.recording.Recording`."""
     nodes = []
     append = nodes.append
-    for key, inputs, values, outputs, results, _attrs, where in recording.stored():
+    for eq in recording.stored():
+        key, _attrs, code, lasti, outputs, results = eq[:6]
         if type(outputs) is not tuple:
             outs = (_info(outputs, results),)
         else:
             outs = tuple([_info(o, v) for o, v in zip(outputs, results)])
-        if len(inputs) == 1:
-            ins = (_info(inputs[0], values[0]),)
+        if len(eq) == 8:
+            ins = (_info(eq[6], eq[7]),)
         else:
-            ins = tuple([_info(i, v) for i, v in zip(inputs, values)])
-        append(Node(op_of(key), ins, outs, where))
+            ins = tuple([_info(i, v) for i, v in zip(eq[6::2], eq[7::2])])
+        append(Node(op_of(key), ins, outs, None if code is None else (code, lasti)))
     variables = {vid: (v.name, bool(v.trainable)) for vid, v in recording.variables.items()}
     return Skeleton(nodes, frozenset(recording.roots), variables, recording.watch_accessed)
 

@@ -192,7 +192,7 @@ class Variable:
                     if vid not in tracked:  # an integer variable: watched, but carries no gradient
                         continue
                 # The read's stored equation (``equation.py``): an identity from the variable's id.
-                rec.records.append((READ, (vid,), (value,), t._id, value, None, None))
+                rec.records.append((READ, None, None, None, t._id, value, vid, value))
                 tracked.add(t._id)
         elif provenance.ON:  # a read no tape records (reads inside a tape are in its skeleton)
             provenance.note_read(self._id, t._id)

@@ -172,7 +172,7 @@ class _Checker:
         op = op_of(eq[0])
         if op.name in _SKIP:
             return
-        _check(op, eq[4], list(eq[2]))
+        _check(op, eq[5], list(eq[7::2]))
 
 
 @export("debugging.enable_check_numerics")
