@@ -3,7 +3,8 @@
 A jacobian of a target with ``N`` elements is ``N`` vector-jacobian products. Rather than ``N`` backward passes,
 the pass here walks the tape's records once with gradients that have an extra leading axis of size ``N`` (the
 *batch*), seeded with the identity reshaped to ``[N, *target.shape]``: row ``i`` of every gradient is what the
-``i``-th backward pass would hold. How each op's gradient is computed on such a batch is decided by explicit
+``i``-th backward pass would hold. The walk is the backward pass's own scan (``backprop.walk``) with the batched
+kind of gradient, :data:`BATCHED`. How each op's gradient is computed on such a batch is decided by explicit
 tables, never by probing at runtime:
 
 * ``ELEMENTWISE``: ops whose ordinary rule broadcasts ``g`` against its inputs and does nothing else with its
@@ -27,14 +28,17 @@ import numpy as np
 
 from . import nest
 from . import primitives as P
-from .backprop import prune, tensor_path, unbroadcast
-from .dispatch import READ_VARIABLE, execute
+from .backprop import prune, walk
+from .dispatch import execute
+from .equation import as_tensors
 from .errors import InvalidArgumentError
+from .gradient_kinds import Kind, call_vjp, unbroadcast
 from .logs import get_logger, log_first_n
 from .state import loud, quiet
 from .tensor import wrap
 
-__all__ = ["jacobian", "batch_jacobian", "batched_backward", "unbroadcast_batched", "ELEMENTWISE", "AXIS_ATTRS"]
+__all__ = ["jacobian", "batch_jacobian", "batched_backward", "unbroadcast_batched", "ELEMENTWISE", "AXIS_ATTRS",
+           "BATCHED"]
 
 # Ops whose rule is a broadcasting expression in ``g`` (checked op by op: ``tests/test_jacobian.py`` compares every
 # op's batched jacobian with a loop of gradients). ``BatchMatMulV2`` belongs here: its rule is a batched matmul
@@ -102,14 +106,8 @@ def _shift_axes(value):
     return int(value) + 1 if int(value) >= 0 else int(value)
 
 
-def _call_rule(op, g, outputs, inputs, needs, attrs):
-    """The op's ordinary rule, as the backward pass calls it (``needs`` only for several inputs)."""
-    vjp = op.vjp
-    if len(inputs) == 1:
-        return tuple(vjp(g, outputs, inputs[0], **attrs))
-    if op.vjp_needs:
-        return tuple(vjp(g, outputs, *inputs, needs, **attrs))
-    return tuple(vjp(g, outputs, *inputs, **attrs))
+# The op's ordinary rule, called as every pass calls it; one name here, the seam a test breaks to see TF's error.
+_call_rule = call_vjp
 
 
 def _dense(g):
@@ -155,7 +153,8 @@ def _fallback(op, g, outputs, inputs, needs, attrs, n):
 
 
 def _batched_grads(op, g, outputs, inputs, needs, attrs, n):
-    """One gradient per input, each ``[n, *input.shape]`` or ``None``, for a batch ``g`` of upstream gradients."""
+    """One gradient per input, each ``[n, ...]`` or ``None``, for a batch ``g`` of upstream gradients (the batched
+    kind's ``fit`` sums them back to ``[n, *input.shape]``)."""
     name = op.name
     if name in ELEMENTWISE:
         grads = _call_rule(op, g, outputs, inputs, needs, attrs)
@@ -170,14 +169,7 @@ def _batched_grads(op, g, outputs, inputs, needs, attrs, n):
         if rule is None:
             return _fallback(op, g, outputs, inputs, needs, attrs, n)
         grads = rule(g, outputs, *inputs, needs=needs, **attrs)
-    out = []
-    for t, need, ig in zip(inputs, needs, grads):
-        if not need or ig is None:
-            out.append(None)
-            continue
-        ig = _dense(ig)
-        out.append(unbroadcast_batched(ig, t._value.shape))
-    return out
+    return tuple([_dense(ig) if need and ig is not None else None for need, ig in zip(needs, grads)])
 
 
 def batched_backward(recording, target, sources, seed):
@@ -188,14 +180,13 @@ def batched_backward(recording, target, sources, seed):
     """
     source_ids = {s._id for s in sources}
     reach, path = prune(recording.stored(), sources)
-    path = tensor_path(path, recording.variables)
     grads = {}
     if target._id in reach or target._id in source_ids:
         grads[target._id] = seed
     if grads:
         token = quiet()
         try:
-            _walk(path, grads, reach, source_ids, P.ADD)
+            walk(path, grads, reach, source_ids, [target], BATCHED)
         finally:
             loud(token)
     out = []
@@ -247,44 +238,41 @@ def _diagonal_grads(op, g, outputs, inputs, needs, attrs):
     return None
 
 
-def _walk(path, grads, reach, source_ids, add):
-    get, pop = grads.get, grads.pop
-    for op, inputs, outputs, attrs, _where in reversed(path):
-        if op.vjp is None:
-            continue
-        if type(outputs) is tuple:
-            g = tuple(get(o._id) if o._id in source_ids else pop(o._id, None) for o in outputs)
-            if all(x is None for x in g):
-                continue
-            g = tuple(x.dense() if type(x) is Diagonal else x for x in g)
-        else:
-            oid = outputs._id
-            g = get(oid) if oid in source_ids else pop(oid, None)
-            if g is None:
-                continue
-        if op is READ_VARIABLE:
-            in_grads = (g,)
-        else:
-            needs = tuple(t._id in reach for t in inputs)
-            in_grads = None
-            if type(g) is Diagonal:
-                in_grads = _diagonal_grads(op, g, outputs, inputs, needs, attrs)
-                if in_grads is None:
-                    g = g.dense()
+class _Batched(Kind):
+    """The jacobian's kind: batches of gradients with a leading batch axis, or :class:`Diagonal` batches.
+
+    Slices a rule gives are made dense, so this kind never hands over. A variable read passes the batch on.
+    """
+
+    def call(self, op, g, eq, needs):
+        _op, inputs, outputs, attrs, _where = as_tensors(eq, _NO_VARIABLES)
+        if type(g) is tuple:
+            g = tuple([x.dense() if type(x) is Diagonal else x for x in g])
+        in_grads = None
+        if type(g) is Diagonal:
+            in_grads = _diagonal_grads(op, g, outputs, inputs, needs, attrs)
             if in_grads is None:
-                first = next(x for x in g if x is not None) if type(g) is tuple else g
-                in_grads = _batched_grads(op, g, outputs, inputs, needs, attrs, first._value.shape[0])
-        for t, ig in zip(inputs, in_grads):
-            if ig is not None and t._id in reach:
-                prev = get(t._id)
-                if prev is None:
-                    grads[t._id] = ig
-                elif type(prev) is Diagonal and type(ig) is Diagonal:
-                    grads[t._id] = Diagonal(execute(add, (prev.d, ig.d)))
-                else:
-                    prev = prev.dense() if type(prev) is Diagonal else prev
-                    ig = ig.dense() if type(ig) is Diagonal else ig
-                    grads[t._id] = execute(add, (prev, ig))
+                g = g.dense()
+        if in_grads is None:
+            first = next(x for x in g if x is not None) if type(g) is tuple else g
+            in_grads = _batched_grads(op, g, outputs, inputs, needs, attrs, first._value.shape[0])
+        return in_grads
+
+    def fit(self, ig, value):
+        return ig if type(ig) is Diagonal else unbroadcast_batched(ig, value.shape)
+
+    def add(self, a, b):
+        if type(a) is Diagonal and type(b) is Diagonal:
+            return Diagonal(execute(P.ADD, (a.d, b.d)))
+        a = a.dense() if type(a) is Diagonal else a
+        b = b.dense() if type(b) is Diagonal else b
+        return execute(P.ADD, (a, b))
+
+
+# Rules are called only for equations that are not variable reads (the scan passes those on itself).
+_NO_VARIABLES = {}
+
+BATCHED = _Batched()
 
 
 # ------------------------------------------------------------------------------------------ tape methods
