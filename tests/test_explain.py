@@ -14,6 +14,7 @@ import pytest
 
 import tapeflow as tf
 from tapeflow._core import dispatch, provenance
+from tapeflow._core.state import STATE
 from tapeflow.debug import explain, explain_none_gradients
 from tapeflow.debug.explain import CAUSES, Explanation
 
@@ -30,10 +31,12 @@ def line(marker):
 
 @pytest.fixture(autouse=True)
 def provenance_hook():
-    """Capture on and a clean log for each test; ``dispatch.execute`` must log the ops no tape records."""
-    assert "note_op" in dispatch.execute.__code__.co_names
+    """Capture on and a clean log for each test; ``dispatch.execute`` must report the ops no tape records to the
+    listeners, among which the log hears this thread's user code."""
+    assert "op_ran" in dispatch.execute.__code__.co_names
     provenance.clear()
     previous = provenance.set_enabled(True)
+    assert provenance.LOG in STATE.tapes.hear.members and STATE.tapes.hear.op_ran is provenance.note_op
     yield
     provenance.set_enabled(previous)
     provenance.set_warn_none(False)
@@ -388,7 +391,7 @@ def test_no_warning_when_everything_is_connected_or_zero(caplog):
 # --- the provenance log ---------------------------------------------------------------------------------------
 def test_capture_can_be_turned_off():
     with tf.debug.provenance(False):
-        assert not provenance.ON
+        assert provenance.LOG not in STATE.tapes.hear.members and STATE.tapes.hear.op_ran is None
         w = tf.Variable(2.0)
         h = w * 3.0
         with tf.GradientTape() as tape:
@@ -396,7 +399,7 @@ def test_capture_can_be_turned_off():
         assert tape.gradient(y, w) is None
         why = explain(tape, y, w)
         assert why.cause == "unused" and "capture is off" in str(why)  # history off: no line, and it says so
-    assert provenance.ON
+    assert provenance.LOG in STATE.tapes.hear.members
 
 
 def test_backward_pass_is_not_logged():
@@ -407,7 +410,8 @@ def test_backward_pass_is_not_logged():
     g = tape.gradient(y, x)
     assert sum(e is not None for e in provenance.TABLE) == used + 1  # only the result, marked as a gradient
     assert provenance.producer(g._id)[1] is provenance.GRADIENT
-    assert provenance.ON
+    hook = STATE.tapes
+    assert hook.hear is hook.listeners and provenance.LOG in hook.hear.members  # heard again after gradient()
 
 
 def test_log_holds_no_tensors_and_stays_flat():

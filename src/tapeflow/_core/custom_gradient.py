@@ -1,8 +1,9 @@
 """``tf.custom_gradient``, ``tf.recompute_grad`` and ``tf.grad_pass_through``.
 
-A call of a custom-gradient function becomes one record on each active recording that tracks one of its inputs,
-``(op, inputs, outputs, {"call": call}, where)``, like any op's: the backward pass calls ``op.vjp``, which hands
-the upstream gradients to the user's ``grad_fn``. Nothing in the dispatch or the backward pass knows about it.
+A call of a custom-gradient function is reported through the hook (``observers.report_custom_gradient``): it
+becomes one record on each active recording that tracks one of its inputs, ``(op, inputs, outputs, {"call": call},
+where)``, like any op's: the backward pass calls ``op.vjp``, which hands the upstream gradients to the user's
+``grad_fn``. Nothing in the dispatch or the backward pass knows about it.
 
 As in TensorFlow's eager mode, the function itself runs with the tapes still recording: the outputs it returns
 are replaced by fresh tensors (TF's identities) whose only recorded producer is the custom record, so gradients
@@ -20,12 +21,11 @@ import functools
 
 from . import nest
 from . import primitives as P
-from .dispatch import EMPTY, execute
-from .dtypes import TRAINABLE_NUMS
-from .equation import store
+from .dispatch import execute
 from .exports import export
+from .observers import report_custom_gradient
 from .registry import Op
-from .state import STATE, next_id, user_frame
+from .state import STATE, next_id
 from .tensor import EagerTensor, Tensor, convert_to_tensor, zeros_like_value
 
 __all__ = ["custom_gradient", "recompute_grad", "grad_pass_through"]
@@ -34,10 +34,11 @@ _new = object.__new__
 
 
 class _VariableWatcher:
-    """Sits in ``STATE.tapes`` while a custom-gradient function runs, to learn which trainable variables it reads.
+    """A recording observer (``observers.py``) in ``STATE.tapes`` while a custom-gradient function runs, to learn
+    which trainable variables it reads.
 
-    It has a recording's interface but tracks nothing, so ops never record on it; a variable read calls
-    :meth:`watch_variable` (only for trainable variables, TF's rule) whether or not a tape is active.
+    It tracks nothing, so ops never record on it; a variable read calls :meth:`watch_variable` (only for trainable
+    variables, TF's rule) whether or not a tape is active.
     """
 
     __slots__ = ("records", "tracked", "roots", "variables", "watch_accessed")
@@ -148,41 +149,6 @@ def _make_op(name, multi_output, num_outputs):
     return op
 
 
-def _record(name, inputs, result_is_tuple, outputs, call, results=()):
-    """Append the custom record to every active recording that tracks an input; mark its float outputs.
-
-    A forward accumulator that gave tangents to ``results`` (what ``f`` returned, computed by recorded ops) gets
-    identities from them to the fresh outputs instead: TF's forward mode differentiates ``f``'s own ops and never
-    uses ``grad_fn``.
-    """
-    tapes = STATE.tapes
-    if not tapes or not outputs:
-        return
-    record = None
-    for rec in tapes:
-        tracked = rec.tracked
-        for t in inputs:
-            if t._id in tracked:
-                break
-        else:
-            continue
-        tangents = getattr(rec, "tangents", None)
-        if tangents is not None and any(getattr(r, "_id", None) in tangents for r in results):
-            for r, o in zip(results, outputs):
-                if getattr(r, "_id", None) in tangents:
-                    rec.records.append(store(P.IDENTITY, (r,), o, EMPTY, None))
-                    tracked.add(o._id)
-            continue
-        if record is None:
-            op = _make_op(name, result_is_tuple, len(outputs) if result_is_tuple else 1)
-            out = tuple(outputs) if result_is_tuple else outputs[0]
-            record = store(op, inputs, out, {"call": call}, user_frame(2))
-        rec.records.append(record)
-        for o in outputs:
-            if o._value.dtype.num in TRAINABLE_NUMS:
-                tracked.add(o._id)
-
-
 def _call_with_custom_gradient(f, name, args, kwargs):
     """Run ``f``, check ``grad_fn``'s signature, and record the call with its fresh outputs (TF's eager path)."""
     (result, grad_fn), read = _run_watching_variables(f, args, kwargs)
@@ -198,7 +164,9 @@ def _call_with_custom_gradient(f, name, args, kwargs):
     # the record back to the variable.
     inputs = tuple([convert_to_tensor(a) for a in flat_args] + [v.read_value() for v in variables])
     call = _Call(grad_fn, variables, len(flat_args))
-    _record(name, inputs, nest.is_nested(result), flat_result, call, nest.flatten(result))
+    result_is_tuple = nest.is_nested(result)
+    op = _make_op(name, result_is_tuple, len(flat_result) if result_is_tuple else 1)
+    report_custom_gradient(op, inputs, flat_result, {"call": call}, nest.flatten(result))
     return nest.pack_sequence_as(result, flat_result)
 
 
@@ -244,13 +212,15 @@ def custom_gradient(f=None):
 
 def _pause_recording(f, args, kwargs):
     """``f(*args, **kwargs)`` with every tape stopped (variable watchers keep listening), as ``stop_recording``."""
-    saved = STATE.tapes
-    # Recording stops; what watches variables or checks every op (the numerics mode) goes on.
-    STATE.tapes = [w for w in saved if type(w) is _VariableWatcher or getattr(w, "sees_every_op", False)]
+    tapes = STATE.tapes
+    saved = tapes[:]
+    # Recording stops; what watches variables or checks every op (the numerics mode) goes on. The per-thread list
+    # is narrowed in place and restored whole (it also holds the listeners, which go on hearing: ``state.Observers``).
+    tapes[:] = [w for w in saved if type(w) is _VariableWatcher or getattr(w, "sees_every_op", False)]
     try:
         return f(*args, **kwargs)
     finally:
-        STATE.tapes = saved
+        tapes[:] = saved
 
 
 def _copy(x):

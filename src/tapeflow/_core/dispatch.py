@@ -1,23 +1,24 @@
 """The one dispatch point: every op, from every public function and operator, runs through :func:`execute`.
 
-``execute`` checks dtypes, runs the op's NumPy forward, wraps the result, and records the op on each active
-tape of this thread that watches one of its inputs. With no tape active the cost above NumPy is a few attribute
-reads and one tensor allocation. This single entry is also where a tracing compiler can intercept every op.
+``execute`` checks dtypes, runs the op's NumPy forward, wraps the result, and reports the op through the hook
+(``observers.py``): it records the op on each recording observer of this thread (tapes, forward accumulators, the
+numerics check) that tracks one of its inputs, and tells the listeners (the provenance log) of an op none took.
+With no tape active the cost above NumPy is a few attribute reads and one tensor allocation.
 
 A tape's recording is a :class:`~tapeflow._core.recording.Recording`: its equations plus the set of tensor ids it
 tracks (watched tensors and variables, and every output of a recorded op). A tape keeps each equation in its stored
 form (``equation.py``): a plain tuple of ids and arrays, cheap to build on the per-op path and one the cyclic
-garbage collector stops scanning. Every observer (tapes, forward accumulators, the numerics check) gets that form.
+garbage collector stops scanning. Every recording observer gets that form.
 """
 
 from __future__ import annotations
 
 import sys
 
-from . import errors, provenance
+from . import errors
 from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
-from .equation import store
+from .observers import SEAL_AT, report_op
 from .registry import defop
 from .state import ERRSTATE, PACKAGE_DIR, RESTORE, SILENCE, SILENT, STATE, next_id, user_frame
 from .tensor import EagerTensor, wrap
@@ -26,12 +27,9 @@ _getframe = sys._getframe
 
 _new = object.__new__
 
-#: How many records a tape appends to its list before it seals them into one tuple (``recording.py``).
-SEAL_AT = 4096
-
 _NOWHERE = (None, None)
 
-__all__ = ["execute", "READ_VARIABLE", "EMPTY"]
+__all__ = ["execute", "READ_VARIABLE", "EMPTY", "SEAL_AT"]
 
 EMPTY = {}
 
@@ -129,10 +127,13 @@ def execute(op, inputs, attrs=EMPTY):
     else:
         result = tuple([wrap(o) for o in out])
     tapes = STATE.tapes
-    stored = None
     if tapes:
-        # Record on every active tape that tracks an input. Written inline rather than as a helper: a Python call
-        # fewer on every recorded op. ``user_frame(3)`` starts at the caller of the function that called ``execute``.
+        if n > 2 or op.multi_output:
+            report_op(op, inputs, result, attrs)  # the whole op report: recording observers, else listeners
+            return result
+        # ``observers.report_op`` for one or two inputs and one output, inlined: a Python call fewer on every
+        # recorded op. Record on every recording observer that tracks an input.
+        stored = None
         for rec in tapes:
             tracked = rec.tracked
             for t in inputs:
@@ -153,28 +154,25 @@ def execute(op, inputs, attrs=EMPTY):
                     code, lasti = user_frame(3) or _NOWHERE
                 # The equation's stored form (``equation.py``): one flat tuple of ids and arrays, no tensor
                 # objects, so a long tape holds nothing the cyclic garbage collector must scan. Spelled out for one
-                # and two inputs (``equation.store`` for the others): this is the per-op path.
-                if n == 2 and not op.multi_output:
+                # and two inputs (``report_op`` builds the others with ``equation.store``): this is the per-op path.
+                if n == 2:
                     stored = (op.key or op, attrs or None, code, lasti, result._id, out, inputs[0]._id, xv,
                               inputs[1]._id, yv)
-                elif n == 1 and not op.multi_output:
-                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, inputs[0]._id, xv)
                 else:
-                    stored = store(op, inputs, result, attrs, (code, lasti))
+                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, inputs[0]._id, xv)
             records = rec.records
             records.append(stored)
             if len(records) >= SEAL_AT:
                 rec.seal()
-            if not op.multi_output:
-                if out.dtype.num in TRAINABLE_NUMS:
-                    tracked.add(result._id)
-            else:
-                for o in result:
-                    if o._value.dtype.num in TRAINABLE_NUMS:
-                        tracked.add(o._id)
-    if stored is None and provenance.ON:
-        # An op no tape recorded (recorded ones are in the tapes' skeletons): log where it ran, for debug.explain.
-        provenance.note_op(op, inputs, result)
+            if out.dtype.num in TRAINABLE_NUMS:
+                tracked.add(result._id)
+        if stored is not None:
+            return result
+    # The listeners' half of ``observers.report_op``, inlined: an op no recording observer took (recorded ones are
+    # in the recordings). The provenance log keeps where it ran, for ``debug.explain``.
+    note = tapes.hear.op_ran  # the listeners are on the same per-thread object: no second thread-local read
+    if note is not None:
+        note(op, inputs, result)
     return result
 
 

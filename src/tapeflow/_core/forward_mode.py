@@ -1,11 +1,12 @@
 """``tf.autodiff.ForwardAccumulator``: forward-mode differentiation (Jacobian-vector products).
 
-How it plugs in: ``execute`` records each op on every entry of this thread's ``STATE.tapes`` that tracks one of
-its inputs, by reading ``entry.tracked`` and calling ``entry.records.append(equation)`` with the equation's stored
-form (``equation.py``). An accumulator pushes an :class:`_Accumulating` there, an object with that interface
-whose ``append`` computes the output tangents at once (keyed by tensor id) instead of storing the equation.
-Variable reads arrive the same way (``Variable._read``): a variable primal's tangent passes to every read of it,
-even after an ``assign`` (as in TF, where the tangent belongs to the variable's handle).
+How it plugs in, as a recording observer of the hook (``observers.py``): ``execute`` records each op on every entry
+of this thread's ``STATE.tapes`` that tracks one of its inputs, by reading ``entry.tracked`` and calling
+``entry.records.append(equation)`` with the equation's stored form (``equation.py``). An accumulator pushes an
+:class:`_Accumulating` there, an object with that interface whose ``append`` computes the output tangents at once
+(keyed by tensor id) instead of storing the equation. Variable reads arrive the same way (``Variable._read``): a
+variable primal's tangent passes to every read of it, even after an ``assign`` (as in TF, where the tangent belongs
+to the variable's handle). Assignments are not reported to it: they carry no tangent.
 
 Tangents are computed with tapeflow ops, while ``STATE.tapes`` is cut down to the entries *outside* this
 accumulator (entered before it). That gives TF's strict nesting:
@@ -156,7 +157,7 @@ class _Accumulating:
     def watch_variable(self, var):  # part of the interface; unused since ``watch_accessed`` is False
         pass
 
-    def __len__(self):  # part of the interface (``dispatch.SEAL_AT``): it keeps no equations
+    def __len__(self):  # part of the interface (``observers.SEAL_AT``): it keeps no equations
         return 0
 
     def keep(self, tid, value, tangent):
@@ -202,12 +203,15 @@ class _Accumulating:
                 i = k
                 break
         _op, inputs, outs, attrs, _where = as_tensors(eq, self.variables)
-        # Only what is outside this accumulator sees its JVP computations (TF's strict nesting).
-        STATE.tapes = tapes[:i]
+        # Only what is outside this accumulator sees its JVP computations (TF's strict nesting). The per-thread
+        # list is narrowed in place and restored whole (it also holds the listeners: ``state.Observers``); a loop
+        # over it that called this method goes on over the same entries.
+        saved = tapes[:]
+        del tapes[i:]
         try:
             result = _tangent_of(op, tangents, outs, inputs, attrs)
         finally:
-            STATE.tapes = tapes
+            tapes[:] = saved
         if result is None:
             return
         if not op.multi_output:

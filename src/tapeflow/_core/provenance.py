@@ -19,18 +19,21 @@ Both rings hold integers, op objects, strings and ``(code, lasti)`` pairs only: 
 tensors, so memory stays flat however long a training loop runs. Old entries are overwritten; an explanation
 that needs them says less (``unused`` instead of ``outside_tape``, say) but is never wrong about what it names.
 
-Capture is on by default and costs a tuple and a store per unrecorded op, plus a walk up the stack for its line;
-``tapeflow.debug.provenance(False)`` turns it off. It is paused while ``GradientTape.gradient`` runs its backward
-pass, whose ops are no user's code (ops other threads run meanwhile are not captured either).
+The log is a listener of the hook (``observers.py``): :data:`LOG`, whose reports are the ``note_*`` functions below,
+listens on every thread from import on. Nothing calls it directly. It hears user code only (``user_code_only``), so
+it does not hear the ops of a backward pass ``GradientTape.gradient`` runs on its thread. Capture costs a tuple and a
+store per unrecorded op, plus a walk up the stack for its line; ``tapeflow.debug.provenance(False)``
+(:func:`set_enabled`) stops the log listening, on every thread.
 """
 
 from __future__ import annotations
 
-from .state import next_id, user_frame
+from . import observers
+from .state import EVERYWHERE, STATE, next_id, user_frame
 
-__all__ = ["ON", "WARN_NONE", "KEEP_SKELETONS", "EXPLAIN_NONES", "note_op", "note_gradients", "note_read", "note_const",
-           "note_variable", "note_assign", "note_leave", "set_enabled", "enabled", "pause", "resume", "set_warn_none",
-           "producer", "events", "clear", "resize", "SIZE", "EVENT_SIZE"]
+__all__ = ["LOG", "WARN_NONE", "KEEP_SKELETONS", "EXPLAIN_NONES", "note_op", "note_gradients", "note_read",
+           "note_const", "note_variable", "note_assign", "note_leave", "set_enabled", "enabled", "pause", "resume",
+           "set_warn_none", "producer", "events", "clear", "resize", "SIZE", "EVENT_SIZE"]
 
 # Markers in the op column of TABLE for entries that are not ops (compared by identity).
 READ = "read"
@@ -50,9 +53,6 @@ TABLE = [None] * SIZE
 EVENTS = [None] * EVENT_SIZE
 _event_index = [0]
 
-# ``ON`` is what the hooks test (one module attribute read): capture enabled by the user and not paused.
-ON = True
-_ENABLED = True
 # Read by ``GradientTape.gradient``: explain every None it returns (``tapeflow.debug.explain_none_gradients``).
 WARN_NONE = False
 # Read by ``GradientTape.gradient``: a non-persistent tape keeps its recording's skeleton even when every gradient
@@ -66,9 +66,9 @@ EXPLAIN_NONES = None
 def note_op(op, inputs, result, where=None):
     """Log that ``op`` ran on ``inputs`` (tensors) and gave ``result`` (a tensor, or a tuple for multi-output ops).
 
-    ``dispatch.execute`` calls it when :data:`ON` is true for ops no tape recorded (recorded ones are in the
-    tapes' skeletons). The user's line costs a walk up the stack, paid unless an input derives from a gradient
-    and none is a variable read (``lr * g``, an optimizer's update: not a path anyone asks about).
+    The op report (``op_ran``) for ops no tape recorded (recorded ones are in the tapes' skeletons). The user's line
+    costs a walk up the stack, paid unless an input derives from a gradient and none is a variable read (``lr * g``,
+    an optimizer's update: not a path anyone asks about).
     """
     n = len(inputs)
     if n == 2:
@@ -108,19 +108,22 @@ def note_gradients(grads):
             TABLE[i & MASK] = (i, GRADIENT, (), None)
 
 
-def note_read(variable_id, tensor_id):
-    """A read of a variable gave the tensor ``tensor_id`` (the op that uses it carries the user's line)."""
-    TABLE[tensor_id & MASK] = (tensor_id, READ, (variable_id,), None)
+def note_read(variable, tensor):
+    """A read of ``variable`` outside tapes gave ``tensor`` (the op that uses it carries the user's line)."""
+    i = tensor._id
+    TABLE[i & MASK] = (i, READ, (variable._id,), None)
 
 
-def note_const(tensor_id):
-    """A tensor was made from a Python or NumPy value (``tf.constant``, ``tf.convert_to_tensor``)."""
-    TABLE[tensor_id & MASK] = (tensor_id, CONST, (), user_frame(3))
+def note_const(tensor):
+    """``tensor`` was made from a Python or NumPy value (``tf.constant``, ``tf.convert_to_tensor``)."""
+    i = tensor._id
+    TABLE[i & MASK] = (i, CONST, (), user_frame(3))
 
 
-def note_variable(variable_id, name):
+def note_variable(variable):
     """A variable was created: its line (for an integer or non-trainable variable) and its name."""
-    TABLE[variable_id & MASK] = (variable_id, VARIABLE, (), user_frame(3), name)
+    i = variable._id
+    TABLE[i & MASK] = (i, VARIABLE, (), user_frame(3), variable._name)
 
 
 def _event(kind, subject, value, detail, where):
@@ -129,7 +132,7 @@ def _event(kind, subject, value, detail, where):
     EVENTS[k & EVENT_MASK] = (next_id(), kind, subject, value, where, detail)
 
 
-def note_assign(variable_id, value, method):
+def note_assign(variable, method, value):
     """``variable.<method>(value)`` ran: the variable's value now derives from ``value`` (a tensor or not).
 
     Not logged when ``value`` derives from a gradient (an optimizer's ``v.assign_sub(lr * g)``): such a value is
@@ -141,44 +144,76 @@ def note_assign(variable_id, value, method):
     e = TABLE[vid & MASK]
     if e is not None and e[0] == vid and e[3] is None and e[1] is not READ:
         return
-    _event(ASSIGN, variable_id, vid, method, user_frame(3))
+    _event(ASSIGN, variable._id, vid, method, user_frame(3))
 
 
-def note_leave(subject_id, how):
-    """The value of the tensor or variable ``subject_id`` left for NumPy or Python (``how``: ``".numpy()"``...)."""
-    _event(LEAVE, subject_id, None, how, user_frame(3))
+def note_leave(value, how):
+    """The value of the tensor or variable ``value`` left for NumPy or Python (``how``: ``".numpy()"``...)."""
+    _event(LEAVE, value._id, None, how, user_frame(3))
+
+
+class _Log:
+    """The log as a listener of the hook (``observers.py``): each report it takes is one of the ``note_*``
+    functions, which producers then call directly (static methods: no bound method in between)."""
+
+    __slots__ = ()
+
+    user_code_only = True  # a backward pass's ops are no user's code
+    op_ran = staticmethod(note_op)
+    variable_read = staticmethod(note_read)
+    variable_assigned = staticmethod(note_assign)
+    constant_made = staticmethod(note_const)
+    value_left = staticmethod(note_leave)
+    variable_created = staticmethod(note_variable)
+    gradients_returned = staticmethod(note_gradients)
+
+    def __repr__(self):
+        return "<provenance log>"
+
+
+#: The provenance log's listener; it listens on every thread while capture is enabled.
+LOG = _Log()
+observers.listen(LOG, everywhere=True)
 
 
 # ------------------------------------------------------------------------------------------ switches
 
 
 def set_enabled(flag):
-    """Turn capture on or off for the whole process; returns the previous setting."""
-    global ON, _ENABLED
-    previous = _ENABLED
-    _ENABLED = ON = bool(flag)
+    """Turn capture on or off on every thread (the log starts or stops listening); returns the previous setting."""
+    previous = enabled()
+    if flag:
+        observers.listen(LOG, everywhere=True)
+    else:
+        observers.unlisten(LOG, everywhere=True)
     return previous
 
 
 def enabled():
-    """Whether capture is enabled (it may be paused for a moment by a backward pass)."""
-    return _ENABLED
+    """Whether capture is enabled: the log listens on every thread (it does not hear a backward pass even then)."""
+    return LOG in EVERYWHERE
 
 
 def pause():
-    """Stop capturing until :func:`resume` (around a backward pass: two assignments, no lock).
+    """Stop this thread's listeners of user code only (the log among them) hearing, until :func:`resume`.
 
-    Threads may interleave pauses: the worst outcome is a few backward-pass ops captured, never capture left off,
-    since :func:`resume` restores the user's setting rather than a saved value.
+    The form of ``observers.suspend`` for callers that keep no token (``keras/optimizers/base.py``, around an
+    optimizer's update, after testing :data:`ON`).
     """
-    global ON
-    ON = False
+    observers.suspend()
 
 
 def resume():
-    """End a :func:`pause`."""
-    global ON
-    ON = _ENABLED
+    """End a :func:`pause`: this thread's listeners all hear again."""
+    observers.resume(STATE.tapes.listeners)
+
+
+def __getattr__(name):
+    # ``ON``: whether the log hears this thread's user code now (enabled and not paused), read by
+    # ``keras/optimizers/base.py`` before it pauses. Computed from the hook: no flag is kept beside it.
+    if name == "ON":
+        return LOG in STATE.tapes.hear.members
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def set_warn_none(flag):

@@ -3,7 +3,7 @@
 Program order is already a topological order, so the backward pass is one reversed scan over :meth:`Recording.stored`.
 
 ``execute`` (and variable reads, and custom-gradient calls) append equations in their stored form
-(``equation.py``) to ``records``. Every ``SEAL_AT`` of them (``dispatch.py``) the list is sealed into one tuple:
+(``equation.py``) to ``records``. Every ``SEAL_AT`` of them (``observers.py``) the list is sealed into one tuple:
 a tuple of stored equations holds nothing the cyclic garbage collector tracks, so it is untracked too, and a full
 collection visits one list of a few dozen tuples instead of one entry per recorded op.
 """

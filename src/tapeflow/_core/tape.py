@@ -197,16 +197,23 @@ class GradientTape:
             output_gradients = [convert_to_tensor(g) if not _is_variable(g) else g.read_value()
                                 for g in nest.flatten(output_gradients)]
 
-        if provenance.ON:
-            provenance.pause()  # the backward pass's ops are no user's code: keep them out of the provenance log
+        hook = STATE.tapes
+        hear = hook.hear
+        quiet = hear.quiet
+        if quiet is not None:
+            # ``observers.suspend`` and ``resume``, inlined. The backward pass's ops are no user's code: listeners
+            # of user code only (the provenance log) do not hear them. ``quiet`` is None when this thread's
+            # listeners are quiet already (a gradient() run by a gradient rule).
+            hook.hear = quiet
             try:
                 grads = backward(self._tape, flat_targets, flat_sources, output_gradients)
             finally:
-                provenance.resume()
+                hook.hear = hear
         else:
             grads = backward(self._tape, flat_targets, flat_sources, output_gradients)
-        if provenance.ON:
-            provenance.note_gradients(grads)
+        note = hear.gradients_returned  # ``observers.report_gradients``, inlined
+        if note is not None:
+            note(grads)
         if not self._persistent:
             _keep_for_explain(self, flat_targets, flat_sources, grads)
         if unconnected is UnconnectedGradients.ZERO:

@@ -3,6 +3,11 @@
 The class holds no gradient logic and no operators: ``tapeflow/ops/operators.py`` attaches ``+``, ``*``,
 indexing and friends once the ops exist. A tensor's ``_value`` is a NumPy array, or a NumPy scalar for rank 0
 (NumPy returns scalars from ops on 0-d arrays, and they are faster to compute with).
+
+Values leaving for NumPy or Python and constants made from Python or NumPy values are reported through the hook
+(``observers.py``). This module sits below it (the equation type it imports is built on tensors), so each site
+inlines its report: ``STATE.tapes.hear.value_left`` (``observers.report_leave``) or ``STATE.tapes.hear.constant_made``
+(``observers.report_constant``), called when a listener takes it.
 """
 
 from __future__ import annotations
@@ -11,11 +16,11 @@ import math
 
 import numpy as np
 
-from . import dtypes, nest, provenance
+from . import dtypes, nest
 from . import sizes as _sizes
 from .convert import infer, to_dtype
 from .shape import TensorShape
-from .state import next_id
+from .state import STATE, next_id
 
 __all__ = ["Tensor", "EagerTensor", "wrap", "constant", "convert_to_tensor", "is_tensor", "Reference"]
 
@@ -63,8 +68,8 @@ class Tensor:
 
     def numpy(self):
         """The value as NumPy: a copy for arrays, a NumPy scalar for rank 0 (changing it never changes the tensor)."""
-        if provenance.ON:  # the value leaves the tape here (for ``tapeflow.debug.explain``)
-            provenance.note_leave(self._id, ".numpy()")
+        if (note := STATE.tapes.hear.value_left) is not None:  # the value leaves the tape here (``report_leave``)
+            note(self, ".numpy()")
         v = self._value
         if type(v) is np.ndarray:
             return v.copy() if v.ndim else v[()]  # rank 0: a NumPy scalar (or bytes for strings)
@@ -86,8 +91,8 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         # Leaves the tape, as in TensorFlow. Like TF, NumPy gets a read-only view: tensors are immutable, and
         # writing through np.asarray(t) must not change t or what a tape saved.
-        if provenance.ON:
-            provenance.note_leave(self._id, "a NumPy conversion (np.asarray, np.array...)")
+        if (note := STATE.tapes.hear.value_left) is not None:
+            note(self, "a NumPy conversion (np.asarray, np.array...)")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
             return v.astype(dtype)
@@ -101,29 +106,29 @@ class Tensor:
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __bool__(self):
-        if provenance.ON:
-            provenance.note_leave(self._id, "bool()")
+        if (note := STATE.tapes.hear.value_left) is not None:
+            note(self, "bool()")
         v = self._value
         return False if v.size == 0 else bool(v)
 
     def __float__(self):
-        if provenance.ON:
-            provenance.note_leave(self._id, "float()")
+        if (note := STATE.tapes.hear.value_left) is not None:
+            note(self, "float()")
         return float(self._value)
 
     def __int__(self):
-        if provenance.ON:
-            provenance.note_leave(self._id, "int()")
+        if (note := STATE.tapes.hear.value_left) is not None:
+            note(self, "int()")
         return int(self._value)
 
     def __complex__(self):
-        if provenance.ON:
-            provenance.note_leave(self._id, "complex()")
+        if (note := STATE.tapes.hear.value_left) is not None:
+            note(self, "complex()")
         return complex(self._value)
 
     def __index__(self):
-        if provenance.ON:
-            provenance.note_leave(self._id, "int()")
+        if (note := STATE.tapes.hear.value_left) is not None:
+            note(self, "int()")
         return self._value.__index__()
 
     def __format__(self, format_spec):
@@ -308,9 +313,10 @@ def _filled(shape, arr):
 
 
 def _made(t):
-    """``t`` was made from a Python or NumPy value: log where (``tapeflow.debug.explain``)."""
-    if provenance.ON:
-        provenance.note_const(t._id)
+    """``t`` was made from a Python or NumPy value: the constant report (``observers.report_constant``, inlined)."""
+    note = STATE.tapes.hear.constant_made
+    if note is not None:
+        note(t)
     return t
 
 
@@ -337,8 +343,8 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor) or getattr(value, "_tapeflow_variable", False):
-        if provenance.ON:  # a new constant: the value leaves any tape here
-            provenance.note_leave(value._id, "tf.constant()")
+        if (note := STATE.tapes.hear.value_left) is not None:  # a new constant: the value leaves any tape here
+            note(value, "tf.constant()")
         t = value if isinstance(value, Tensor) else value.read_value()
         if dtype is not None and t.dtype != dtype:
             shown = t._value.item() if t._value.ndim == 0 else t._value

@@ -4,7 +4,8 @@ A variable holds a NumPy value that assignments replace, so every tensor read fr
 array that nothing but the variable holds (no tensor, view or buffer of it) is updated in place, as a training
 loop's ``p -= lr * g`` would be. Each read inside an active tape is recorded as an identity from the variable to
 the tensor read (``ReadVariableOp``), so gradients reach the variable through every read, and assignments, which
-record nothing, are not differentiable, as in TensorFlow.
+record nothing, are not differentiable, as in TensorFlow. Reads, assignments and values leaving for NumPy are
+reported through the hook (``observers.py``): the provenance log hears the assignments and the reads outside tapes.
 
 Updates are atomic per variable, as TF's resource variables are (threads sharing a variable lose no update and
 see no half-applied one). Every read-modify-write holds the variable's lock. Readers take no lock: a reference
@@ -22,8 +23,9 @@ import threading
 
 import numpy as np
 
-from . import dtypes, errors, provenance
+from . import dtypes, errors
 from .equation import READ
+from .observers import report_assign, report_leave, report_variable
 from .shape import TensorShape
 from .state import STATE, next_id
 from .tensor import EagerTensor, Reference, Tensor, numpy_text, to_numpy_value
@@ -165,8 +167,7 @@ class Variable:
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
-        if provenance.ON:
-            provenance.note_variable(self._id, self._name)
+        report_variable(self)
 
     # --- reading -------------------------------------------------------------------------------------------
     def _read(self) -> Tensor:
@@ -176,11 +177,11 @@ class Variable:
             value = self._snapshot()
         t._value = value
         t._id = next_id()
+        # ``observers.report_read``, inlined (every variable use is a read). Auto-watch the variable where a tape
+        # asks for it, and record the read as an identity from the variable's id (``ReadVariableOp``). Reads keep
+        # no provenance (``where`` is None): the op that uses the value records the user's line.
         tapes = STATE.tapes
         if tapes:
-            # Auto-watch the variable where a tape asks for it, and record the read as an identity from the
-            # variable's id (``ReadVariableOp``). Reads keep no provenance (``where`` is None): the op that uses
-            # the value records the user's line.
             vid = self._id
             for rec in tapes:
                 tracked = rec.tracked
@@ -194,8 +195,10 @@ class Variable:
                 # The read's stored equation (``equation.py``): an identity from the variable's id.
                 rec.records.append((READ, None, None, None, t._id, value, vid, value))
                 tracked.add(t._id)
-        elif provenance.ON:  # a read no tape records (reads inside a tape are in its skeleton)
-            provenance.note_read(self._id, t._id)
+        else:  # tell the listeners of a read no tape saw (reads inside a tape are in its skeleton)
+            note = tapes.hear.variable_read
+            if note is not None:
+                note(self, t)
         return t
 
     def _snapshot(self):
@@ -223,8 +226,7 @@ class Variable:
     def numpy(self):
         """The current value as NumPy (a copy; a NumPy scalar for rank 0)."""
         self._read_for_python()
-        if provenance.ON:
-            provenance.note_leave(self._id, ".numpy()")
+        report_leave(self, ".numpy()")
         v = self._snapshot()
         return v.copy() if type(v) is np.ndarray else v
 
@@ -318,8 +320,7 @@ class Variable:
                              "incompatible.")
         with self._lock:  # waits for a read-modify-write in progress, whose result this assignment replaces
             self._value = new
-        if provenance.ON:
-            provenance.note_assign(self._id, value, "assign")
+        report_assign(self, "assign", value)
         return self._unread() if read_value else None
 
     _unread_view = None
@@ -342,8 +343,9 @@ class Variable:
                 raise errors.op_error(op_name, f"Cannot update variable with shape "
                                       f"{errors.shape_str(np.shape(value))} using a Tensor with shape "
                                       f"{errors.shape_str(np.shape(d))}, shapes must be equal.")
-            if provenance.ON:
-                provenance.note_assign(self._id, delta, "assign_add" if sign > 0 else "assign_sub")
+            note = STATE.tapes.hear.variable_assigned  # ``observers.report_assign``, inlined (an optimizer's update)
+            if note is not None:
+                note(self, "assign_add" if sign > 0 else "assign_sub", delta)
             self._busy = True  # raised before the holder test: see the module docstring
             try:
                 if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
@@ -371,8 +373,9 @@ class Variable:
                 if d.dtype is value.dtype and d.shape == value.shape:
                     # A training loop's ``v.assign_sub(lr * g)``, spelled out (see ``_update``): nothing to convert
                     # or check, and an array only this variable holds is updated in place.
-                    if provenance.ON:
-                        provenance.note_assign(self._id, delta, "assign_sub")
+                    note = STATE.tapes.hear.variable_assigned  # ``observers.report_assign``, inlined
+                    if note is not None:
+                        note(self, "assign_sub", delta)
                     self._busy = True
                     try:
                         if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
@@ -410,8 +413,7 @@ class Variable:
     def __array__(self, dtype=None, copy=None):
         # A writable copy, as TF gives: writing to it must not reach the variable or the tensors read from it.
         self._read_for_python()
-        if provenance.ON:
-            provenance.note_leave(self._id, "a NumPy conversion (np.asarray, np.array...)")
+        report_leave(self, "a NumPy conversion (np.asarray, np.array...)")
         return np.array(self._snapshot(), dtype=dtype, copy=True)
 
     def __len__(self):
@@ -422,20 +424,17 @@ class Variable:
 
     def __bool__(self):
         self._read_for_python()
-        if provenance.ON:
-            provenance.note_leave(self._id, "bool()")
+        report_leave(self, "bool()")
         return bool(self._snapshot())
 
     def __float__(self):
         self._read_for_python()
-        if provenance.ON:
-            provenance.note_leave(self._id, "float()")
+        report_leave(self, "float()")
         return float(self._snapshot())
 
     def __int__(self):
         self._read_for_python()
-        if provenance.ON:
-            provenance.note_leave(self._id, "int()")
+        report_leave(self, "int()")
         return int(self._snapshot())
 
     def __iadd__(self, other):
@@ -532,8 +531,7 @@ class _VariableSlice(EagerTensor):
                                       f"{errors.shape_str(np.shape(target))}", name="strided_slice/_assign")
             new[self._index] = part
             var._value = new[()] if new.ndim == 0 else new
-        if provenance.ON:
-            provenance.note_assign(var._id, value, "assign")
+        report_assign(var, "assign", value)
         return _UnreadVariable(var) if read_value else None
 
 

@@ -1,10 +1,11 @@
 """``tf.debugging.enable_check_numerics``: fail at the first op, forward or backward, that makes a NaN or Inf.
 
 Design (zero cost when off, nothing patched): enabling puts a :class:`_Checker` first in this thread's stack of
-observers (``STATE.tapes``), the stack every tape and forward accumulator sits in. Its set of tracked ids contains
-every id, so ``execute`` hands it every op with an input, and it checks the outputs before any tape after it records
-the op. Because something observes, a backward pass runs its rules as ops (not on arrays), so every gradient op is
-checked too. Disabling takes the checker out again: the program then runs exactly the code it ran before.
+recording observers (``STATE.tapes``, see ``_core/observers.py``), the stack every tape and forward accumulator sits
+in. Its set of tracked ids contains every id, so ``execute`` hands it every op with an input, and it checks the
+outputs before any tape after it records the op. Because something observes, a backward pass runs its rules as ops
+(not on arrays), so every gradient op is checked too. Disabling takes the checker out again: the program then runs
+exactly the code it ran before.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ class _Checker:
     def watch_variable(self, var):  # part of the interface; variable reads are never checked
         pass
 
-    def __len__(self):  # part of the interface (``dispatch.SEAL_AT``): it keeps no equations
+    def __len__(self):  # part of the interface (``observers.SEAL_AT``): it keeps no equations
         return 0
 
     def append(self, eq):

@@ -2,12 +2,13 @@
 
 The core's :class:`~tapeflow._core.variable.Variable` knows reading and assigning only; the op set gives it the rest
 here, as ``operators.py`` gives tensors their operators. Scatters and slice assignments run under the variable's
-lock (``Variable._locked``), so that concurrent updates are not lost.
+lock (``Variable._locked``), so that concurrent updates are not lost, and are reported through the hook as
+assignments (``observers.report_assign``).
 """
 
 from __future__ import annotations
 
-from .._core import provenance
+from .._core.observers import report_assign
 from .._core.tensor import Tensor
 from .._core.variable import NOT_OPERATORS, Variable, _VariableSlice
 from .array_ops import getitem, strided_slice_index
@@ -30,8 +31,7 @@ def _gather_nd(self, indices, name=None):
 
 def _scatter(kind, doc):
     def method(self, sparse_delta, use_locking=False, name=None):
-        if provenance.ON:
-            provenance.note_assign(self._id, getattr(sparse_delta, "values", None), f"scatter_{kind}")
+        report_assign(self, f"scatter_{kind}", getattr(sparse_delta, "values", None))
         return self._locked(scatter_variable, kind, sparse_delta)
 
     method.__name__ = method.__qualname__ = f"scatter_{kind}"
@@ -41,8 +41,7 @@ def _scatter(kind, doc):
 
 def _scatter_nd(kind, doc):
     def method(self, indices, updates, name=None):
-        if provenance.ON:
-            provenance.note_assign(self._id, updates, f"scatter_nd_{kind}")
+        report_assign(self, f"scatter_nd_{kind}", updates)
         return self._locked(scatter_nd_variable, kind, indices, updates)
 
     method.__name__ = method.__qualname__ = f"scatter_nd_{kind}"
