@@ -29,10 +29,10 @@ store per unrecorded op, plus a walk up the stack for its line; ``tapeflow.debug
 from __future__ import annotations
 
 from . import observers
-from .state import EVERYWHERE, STATE, next_id, user_frame
+from .state import EVERYWHERE, next_id, user_frame
 
 __all__ = ["LOG", "WARN_NONE", "KEEP_SKELETONS", "EXPLAIN_NONES", "note_op", "note_gradients", "note_read",
-           "note_const", "note_variable", "note_assign", "note_leave", "set_enabled", "enabled", "pause", "resume",
+           "note_const", "note_variable", "note_assign", "note_leave", "set_enabled", "enabled",
            "set_warn_none", "producer", "events", "clear", "resize", "SIZE", "EVENT_SIZE"]
 
 # Markers in the op column of TABLE for entries that are not ops (compared by identity).
@@ -192,28 +192,6 @@ def set_enabled(flag):
 def enabled():
     """Whether capture is enabled: the log listens on every thread (it does not hear a backward pass even then)."""
     return LOG in EVERYWHERE
-
-
-def pause():
-    """Stop this thread's listeners of user code only (the log among them) hearing, until :func:`resume`.
-
-    The form of ``observers.suspend`` for callers that keep no token (``keras/optimizers/base.py``, around an
-    optimizer's update, after testing :data:`ON`).
-    """
-    observers.suspend()
-
-
-def resume():
-    """End a :func:`pause`: this thread's listeners all hear again."""
-    observers.resume(STATE.tapes.listeners)
-
-
-def __getattr__(name):
-    # ``ON``: whether the log hears this thread's user code now (enabled and not paused), read by
-    # ``keras/optimizers/base.py`` before it pauses. Computed from the hook: no flag is kept beside it.
-    if name == "ON":
-        return LOG in STATE.tapes.hear.members
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def set_warn_none(flag):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..._core import provenance
+from ..._core import observers
 from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import Tensor, constant
 from ...ops.array_ops import cast
@@ -282,15 +282,13 @@ class Optimizer(ClippingMixin, WeightDecayMixin, MovingAverageMixin, Accumulatio
 
         An empty ``grads`` does nothing (``iterations`` stays).
         """
-        if not provenance.ON:
-            return self._apply(grads, trainable_variables)
         # The update's ops are no user's code: keep them out of tapeflow.debug's provenance log, as the backward
         # pass does (a frame walk per op would cost more than the update itself on small models).
-        provenance.pause()
+        token = observers.suspend()
         try:
             return self._apply(grads, trainable_variables)
         finally:
-            provenance.resume()
+            observers.resume(token)
 
     def _apply(self, grads, trainable_variables):
         if len(grads) == 0:
