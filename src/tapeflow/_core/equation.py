@@ -56,14 +56,31 @@ _new = object.__new__
 
 
 def store(op, inputs, result, attrs, where):
-    """The stored form of ``op`` applied to ``inputs`` giving ``result`` (a tensor or a tuple of tensors)."""
-    if op.multi_output:
-        outputs, results = tuple([o._id for o in result]), tuple([o._value for o in result])
-    else:
+    """The stored form of ``op`` applied to ``inputs`` giving ``result`` (a tensor or a tuple of tensors).
+
+    ``execute`` builds single-output equations of one or two inputs itself; this builds the others (a training
+    step's fused cross-entropy has two outputs), spelled out for the common sizes.
+    """
+    if not op.multi_output:
         outputs, results = result._id, result._value
+    elif len(result) == 2:
+        a, b = result
+        outputs, results = (a._id, b._id), (a._value, b._value)
+    else:
+        outputs, results = tuple([o._id for o in result]), tuple([o._value for o in result])
     code, lasti = where if where is not None else _NOWHERE
-    head = (op.key or op, attrs or None, code, lasti, outputs, results)
-    return head + tuple([x for t in inputs for x in (t._id, t._value)])
+    n = len(inputs)
+    if n == 2:
+        x, y = inputs
+        return (op.key or op, attrs or None, code, lasti, outputs, results, x._id, x._value, y._id, y._value)
+    if n == 1:
+        x = inputs[0]
+        return (op.key or op, attrs or None, code, lasti, outputs, results, x._id, x._value)
+    flat = [op.key or op, attrs or None, code, lasti, outputs, results]
+    for t in inputs:
+        flat.append(t._id)
+        flat.append(t._value)
+    return tuple(flat)
 
 
 def ids_of(stored):
