@@ -5,7 +5,9 @@ Program order is already a topological order, so the backward pass is one revers
 ``execute`` (and variable reads, and custom-gradient calls) append equations in their stored form
 (``equation.py``) to ``records``. Every ``SEAL_AT`` of them (``observers.py``) the list is sealed into one tuple:
 a tuple of stored equations holds nothing the cyclic garbage collector tracks, so it is untracked too, and a full
-collection visits one list of a few dozen tuples instead of one entry per recorded op.
+collection visits one list of a few dozen tuples instead of one entry per recorded op. Sealing also freezes each
+equation's attributes dict into ``(name, value)`` pairs, since a dict would keep its equation tracked;
+:meth:`Recording.stored` gives them back as dicts. Both costs fall on long tapes only.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class Recording:
 
     def __init__(self, watch_accessed_variables=True):
         self.records = []
-        self.sealed = []
+        self.sealed = ()  # grows by a tuple per 4,096 equations; empty costs no allocation on a short tape
         self.tracked = set()
         self.roots = set()  # the watched ids: everything tracked descends from these
         self.variables = {}
@@ -57,7 +59,8 @@ class Recording:
     def seal(self):
         """Move the listed equations into one tuple (see the module docstring)."""
         records = self.records
-        self.sealed.append(tuple(records))
+        # Attributes are frozen to (name, value) pairs on the way: a dict would keep its equation tracked.
+        self.sealed = (*self.sealed, tuple([e if e[1].__class__ is not dict else _frozen(e) for e in records]))
         records.clear()
 
     def __len__(self):
@@ -67,11 +70,23 @@ class Recording:
         """Every equation in program order, in its stored form (a list)."""
         if not self.sealed:
             return self.records
-        return list(chain(chain.from_iterable(self.sealed), self.records))
+        out = [e if e[1].__class__ is not tuple else _thawed(e) for e in chain.from_iterable(self.sealed)]
+        out.extend(self.records)
+        return out
 
     def equations(self):
         """Every equation in program order, named (a list of :class:`~tapeflow._core.equation.Equation`)."""
         return [named(e) for e in self.stored()]
+
+
+def _frozen(eq):
+    """``eq`` with its attributes dict as a tuple of ``(name, value)`` pairs (see :meth:`Recording.seal`)."""
+    return (eq[0], tuple(eq[1].items())) + eq[2:]
+
+
+def _thawed(eq):
+    """``eq`` with its attributes a dict again, as rules take them."""
+    return (eq[0], dict(eq[1])) + eq[2:]
 
 
 def _creation_order(v):
