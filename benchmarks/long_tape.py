@@ -44,7 +44,7 @@ def record(n, attrs=False):
     return elapsed
 
 
-def per_op(n, repeats, collector, attrs):
+def per_op(n, repeats, collector, attrs=False):
     """Minimum microseconds per recorded op over ``repeats`` runs, with the collector on or off."""
     best = float("inf")
     for _ in range(repeats):

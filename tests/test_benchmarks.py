@@ -41,5 +41,6 @@ def test_long_tape_records_and_frees_its_chain():
     import gc
 
     assert long_tape.record(50) > 0
+    assert long_tape.record(50, attrs=True) > 0
     assert long_tape.per_op(20, 1, collector=False) > 0
     assert gc.isenabled()  # the collector is switched back on
