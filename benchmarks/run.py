@@ -10,6 +10,8 @@ per step, so that a burst of load on this 2-core machine does not favour either 
   assign_sub).
 * ``mlp_step``: one training step of a 64-128-128-10 MLP, batch 64, relu, sparse softmax cross-entropy, plain SGD
   by ``assign_sub``; also with ``tf.keras.optimizers.SGD``.
+* ``rnn_step``: one training step of a tanh RNN unrolled over 20 steps (batch 16, 8 inputs, 32 hidden units),
+  mean squared error of a linear read-out of the last state, ``assign_sub`` updates: many small recorded ops.
 * ``op_no_tape`` / ``op_recorded``: one small elementwise multiply without and with a recording tape.
 * ``chain_backward``: forward and backward through 200 elementwise ops on a 2x2 array.
 * ``conv``: a conv2d layer's forward and backward (batch 32, 28x28x8 input, 3x3x8x16 kernel, SAME, + bias, relu,
@@ -157,6 +159,66 @@ def mlp_numpy(steps):
             params[2 * i + 1] -= lr * gb
 
 
+# ------------------------------------------------------------------------------------------ unrolled RNN
+
+RNN_T, RNN_BATCH, RNN_IN, RNN_HIDDEN = 20, 16, 8, 32
+
+
+def _rnn_data():
+    rng = np.random.default_rng(1)
+    xs = rng.standard_normal((RNN_T, RNN_BATCH, RNN_IN)).astype(np.float32)
+    y = rng.standard_normal((RNN_BATCH, 1)).astype(np.float32)
+    params = [rng.standard_normal(shape).astype(np.float32) * np.float32(scale)
+              for shape, scale in (((RNN_IN, RNN_HIDDEN), 0.3), ((RNN_HIDDEN, RNN_HIDDEN), 0.2),
+                                   ((RNN_HIDDEN,), 0.0), ((RNN_HIDDEN, 1), 0.2))]
+    return xs, y, params
+
+
+def rnn_tapeflow(steps):
+    """The unrolled RNN step on tapeflow: a tape over 20 time steps, ``assign_sub`` updates."""
+    xs, y, params = _rnn_data()
+    xs = [tf.constant(x) for x in xs]
+    y = tf.constant(y)
+    wx, wh, b, wo = variables = [tf.Variable(p) for p in params]
+    h0 = tf.zeros((RNN_BATCH, RNN_HIDDEN))
+    lr = np.float32(0.01)
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            h = h0
+            for x in xs:
+                h = tf.tanh(tf.matmul(x, wx) + tf.matmul(h, wh) + b)
+            loss = tf.reduce_mean(tf.square(tf.matmul(h, wo) - y))
+        for v, g in zip(variables, tape.gradient(loss, variables)):
+            v.assign_sub(lr * g)
+
+
+def rnn_numpy(steps):
+    """The same step with backpropagation through time written by hand."""
+    xs, y, params = _rnn_data()
+    wx, wh, b, wo = params
+    lr = np.float32(0.01)
+    for _ in range(steps):
+        hs = [np.zeros((RNN_BATCH, RNN_HIDDEN), np.float32)]
+        for x in xs:
+            hs.append(np.tanh(x @ wx + hs[-1] @ wh + b))
+        err = hs[-1] @ wo - y
+        np.mean(err * err)
+        gout = err * np.float32(2 / err.size)
+        gwo = hs[-1].T @ gout
+        gh = gout @ wo.T
+        gwx, gwh, gb = np.zeros_like(wx), np.zeros_like(wh), np.zeros_like(b)
+        for t in range(RNN_T, 0, -1):
+            gz = gh * (1 - hs[t] * hs[t])
+            gwx += xs[t - 1].T @ gz
+            gwh += hs[t - 1].T @ gz
+            gb += gz.sum(axis=0)
+            gh = gz @ wh.T
+        wx -= lr * gwx
+        wh -= lr * gwh
+        b -= lr * gb
+        wo -= lr * gwo
+
+
 # ------------------------------------------------------------------------------------------ per-op costs
 
 
@@ -290,6 +352,7 @@ def main():
         ("seed_loop", seed_tapeflow, seed_numpy, 3000),
         ("mlp_step (64-128-128-10, batch 64)", mlp_tapeflow, mlp_numpy, 300),
         ("mlp_step, Keras SGD update", mlp_keras_sgd, mlp_numpy, 300),
+        ("rnn_step (tanh, 20 steps unrolled)", rnn_tapeflow, rnn_numpy, 300),
         ("op_no_tape (2x2 multiply)", op_no_tape, op_numpy, 20000),
         ("op_recorded (2x2 multiply)", op_recorded, op_numpy, 20000),
         ("chain_backward (200 ops, fwd+bwd)", chain_tapeflow, chain_numpy, 2000),

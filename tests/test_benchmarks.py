@@ -44,3 +44,25 @@ def test_long_tape_records_and_frees_its_chain():
     assert long_tape.record(50, attrs=True) > 0
     assert long_tape.per_op(20, 1, collector=False) > 0
     assert gc.isenabled()  # the collector is switched back on
+
+
+def test_rnn_yardstick_takes_the_same_step_as_tapeflow():
+    """The hand-written backpropagation through time of ``rnn_numpy`` updates the weights as tapeflow's tape does."""
+    xs, y, params = run._rnn_data()
+    variables = [tf.Variable(p) for p in params]
+    wx, wh, b, wo = variables
+    with tf.GradientTape() as tape:
+        h = tf.zeros((run.RNN_BATCH, run.RNN_HIDDEN))
+        for x in xs:
+            h = tf.tanh(tf.matmul(tf.constant(x), wx) + tf.matmul(h, wh) + b)
+        loss = tf.reduce_mean(tf.square(tf.matmul(h, wo) - y))
+    grads = tape.gradient(loss, variables)
+    by_hand = [p.copy() for p in params]
+    original = run._rnn_data
+    run._rnn_data = lambda: (xs, y, by_hand)
+    try:
+        run.rnn_numpy(1)
+    finally:
+        run._rnn_data = original
+    for before, after, g in zip(params, by_hand, grads):
+        np.testing.assert_allclose((before - after) / np.float32(0.01), g.numpy(), rtol=2e-3, atol=1e-5)
