@@ -89,8 +89,9 @@ def execute(op, inputs, attrs=EMPTY):
     if n == 2:
         # The hot case (binary elementwise ops, and matmuls with flags in gradients), spelled out: every attribute
         # read counts here.
-        xv = inputs[0]._value
-        yv = inputs[1]._value
+        x, y = inputs
+        xv = x._value
+        yv = y._value
         dt = xv.dtype
         # Builtin NumPy dtypes are singletons: identity is the cheap common case.
         if yv.dtype is not dt and op.same_dtype and yv.dtype.num != dt.num:
@@ -107,7 +108,8 @@ def execute(op, inputs, attrs=EMPTY):
                 RESTORE(token)
     elif n == 1:
         # The other hot case: unary ops and reductions (attributes are passed by keyword).
-        xv = inputs[0]._value
+        x = inputs[0]
+        xv = x._value
         if xv.dtype is not op.accepted:
             _check_allowed(op, xv.dtype, inputs)
         token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
@@ -156,10 +158,9 @@ def execute(op, inputs, attrs=EMPTY):
                 # objects, so a long tape holds nothing the cyclic garbage collector must scan. Spelled out for one
                 # and two inputs (``report_op`` builds the others with ``equation.store``): this is the per-op path.
                 if n == 2:
-                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, inputs[0]._id, xv,
-                              inputs[1]._id, yv)
+                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, x._id, xv, y._id, yv)
                 else:
-                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, inputs[0]._id, xv)
+                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, x._id, xv)
             records = rec.records
             records.append(stored)
             if len(records) >= SEAL_AT:
