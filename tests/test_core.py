@@ -163,43 +163,80 @@ def test_non_persistent_tape_frees_saved_tensors_after_gradient():
     np.testing.assert_allclose(g.numpy(), 2 * xv / np.cosh(xv * xv) ** 2, rtol=1e-5)
 
 
-def test_a_long_tape_holds_nothing_the_garbage_collector_scans(monkeypatch):
-    """Stored equations without attributes hold ids, strings and arrays only, so the collector untracks them: a
-    long tape costs a full collection nothing per op (``benchmarks/long_tape.py`` measures the per-op cost)."""
-    from tapeflow._core import dispatch, observers
-    from tapeflow._core.dispatch import SEAL_AT
+def test_a_long_tape_holds_nothing_the_garbage_collector_scans():
+    """Stored equations hold ids, strings and arrays only, and collections seal a recording's list into tuples
+    (freezing attributes dicts): the collector untracks them all, so a long tape costs a full collection nothing
+    per op (``benchmarks/long_tape.py`` measures the per-op cost). Sealing changes no gradient, bit for bit."""
+    n = 3000
 
-    def chain(n):
+    def chain(collect):
         x = tf.constant(np.full((2, 2), 0.5, np.float32))
         c = tf.constant(np.float32(0.9999))
         v = tf.Variable(np.full((2, 2), 1e-4, np.float32))
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = x
-            for _ in range(n):
+            for i in range(n):
                 # A sum with attributes (axis, keepdims): sealing freezes its dict, which would keep it tracked.
                 y = y * c + v + tf.reduce_sum(y, axis=0, keepdims=True) * 1e-6
+                if collect and i % 1000 == 999:
+                    gc.collect(1)  # a collection of an older generation seals this thread's active recordings
         return tape, y, x, v
 
-    tape, y, x, v = chain(2 * SEAL_AT + 10)
+    tape, y, x, v = chain(collect=True)
     for _ in range(5):  # a pass untracks a tuple once what it holds is untracked: nesting can take a pass per level
         gc.collect()
     rec = tape._tape
-    assert len(rec.sealed) >= 2 and len(rec) == 6 * (2 * SEAL_AT + 10)
+    assert len(rec.sealed) >= 3 and len(rec) == 6 * n
     assert not any(gc.is_tracked(e) for chunk in rec.sealed for e in chunk)
     assert not any(gc.is_tracked(chunk) for chunk in rec.sealed)
     eqs = rec.equations()
     assert [e.op.name for e in eqs[:6]] == ["Mul", "ReadVariableOp", "AddV2", "Sum", "Mul", "AddV2"]
     assert eqs[3].attrs == {"axis": (0,), "keepdims": True}  # thawed back into the dict the rule takes
     gx, gv = tape.gradient(y, [x, v])
-    with monkeypatch.context() as m:  # the same chain on a tape that never seals: the same gradients, bit for bit
-        m.setattr(dispatch, "SEAL_AT", 10 ** 9)
-        m.setattr(observers, "SEAL_AT", 10 ** 9)
-        tape, y, x, v = chain(2 * SEAL_AT + 10)
+    gc.disable()  # the same chain on a tape no collection seals: the same gradients, bit for bit
+    try:
+        tape, y, x, v = chain(collect=False)
         assert not tape._tape.sealed
         want_x, want_v = tape.gradient(y, [x, v])
+    finally:
+        gc.enable()
     np.testing.assert_array_equal(gx.numpy(), want_x.numpy())
     np.testing.assert_array_equal(gv.numpy(), want_v.numpy())
+
+
+def test_collections_at_any_allocation_lose_no_equation():
+    """A seal can come with any allocation (a collection of an older generation starts there): with collections
+    made as frequent as the collector allows, a recording keeps every equation and gives the gradients of a
+    recording no collection touched, bit for bit, for tensors, variables, attributes and a persistent tape
+    differentiated inside its own block."""
+    def run():
+        x = tf.constant(np.linspace(0.1, 1.0, 6, dtype=np.float32).reshape(2, 3))
+        v = tf.Variable(np.full((3,), 0.5, np.float32))
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(600):
+                y = tf.tanh(y * v + tf.reduce_mean(y, axis=1, keepdims=True))
+            loss = tf.reduce_sum(y)
+            inside = tape.gradient(loss, [x, v])
+        outside = tape.gradient(loss, [x, v])
+        return len(tape._tape), len(tape._tape.sealed), [g.numpy() for g in inside + outside]
+
+    old = gc.get_threshold()
+    gc.disable()
+    try:
+        want_len, want_seals, want = run()
+    finally:
+        gc.enable()
+    gc.set_threshold(5, 1, 1)  # a collection of generation 1 every ten allocations or so
+    try:
+        got_len, got_seals, got = run()
+    finally:
+        gc.set_threshold(*old)
+    assert got_len == want_len and want_seals == 0 and got_seals > 3
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_non_persistent_tape_keeps_only_variables_after_gradient():

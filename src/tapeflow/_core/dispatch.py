@@ -18,7 +18,7 @@ import sys
 from . import errors
 from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
-from .observers import SEAL_AT, report_op
+from .observers import report_op
 from .registry import defop
 from .state import ERRSTATE, PACKAGE_DIR, RESTORE, SILENCE, SILENT, STATE, next_id, user_frame
 from .tensor import EagerTensor, wrap
@@ -29,7 +29,7 @@ _new = object.__new__
 
 _NOWHERE = (None, None)
 
-__all__ = ["execute", "READ_VARIABLE", "EMPTY", "SEAL_AT"]
+__all__ = ["execute", "READ_VARIABLE", "EMPTY"]
 
 EMPTY = {}
 
@@ -161,10 +161,7 @@ def execute(op, inputs, attrs=EMPTY):
                     stored = (op.key or op, attrs or None, code, lasti, result._id, out, x._id, xv, y._id, yv)
                 else:
                     stored = (op.key or op, attrs or None, code, lasti, result._id, out, x._id, xv)
-            records = rec.records
-            records.append(stored)
-            if len(records) >= SEAL_AT:
-                rec.seal()
+            rec.records.append(stored)  # built above: no allocation between the load and the append (recording.py)
             if out.dtype.num in TRAINABLE_NUMS:
                 tracked.add(result._id)
         if stored is not None:

@@ -157,9 +157,6 @@ class _Accumulating:
     def watch_variable(self, var):  # part of the interface; unused since ``watch_accessed`` is False
         pass
 
-    def __len__(self):  # part of the interface (``observers.SEAL_AT``): it keeps no equations
-        return 0
-
     def keep(self, tid, value, tangent):
         """Keep ``tangent`` for tensor ``tid`` while its array ``value`` lives.
 

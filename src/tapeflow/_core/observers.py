@@ -14,8 +14,8 @@ custom-gradient function runs, the watcher that learns which variables it reads.
     a set of tensor and variable ids (``in``, ``add``): an op with an input in it is handed to ``records``, and the
     op's floating or complex outputs are added to it;
 ``records``
-    what takes each such op's stored equation (``equation.py``) by ``append``: a list, or the observer itself;
-    when it reaches :data:`SEAL_AT` equations the observer's ``seal()`` is called;
+    what takes each such op's stored equation (``equation.py``) by ``append``: a list, or the observer itself
+    (a ``Recording``'s list is sealed by collections, see ``recording.py``: append an equation built beforehand);
 ``watch_accessed``, ``variables``, ``watch_variable(var)``
     whether a read auto-watches a trainable variable, the variables watched (id to variable), and how to watch one;
 ``tangents`` (optional)
@@ -73,12 +73,9 @@ from .dtypes import TRAINABLE_NUMS
 from .equation import READ, store
 from .state import EVERYWHERE, HEARINGS, LOCK, PACKAGE_DIR, STATE, user_frame
 
-__all__ = ["SEAL_AT", "listen", "unlisten", "listeners", "suspend", "resume", "report_op", "report_read",
+__all__ = ["listen", "unlisten", "listeners", "suspend", "resume", "report_op", "report_read",
            "report_assign", "report_custom_gradient", "report_constant", "report_leave", "report_variable",
            "report_gradients"]
-
-#: How many equations a recording observer's ``records`` takes before ``seal()`` is called (``recording.py``).
-SEAL_AT = 4096
 
 _EMPTY = {}
 _getframe = sys._getframe
@@ -177,10 +174,7 @@ def report_op(op, inputs, result, attrs=_EMPTY):
             else:
                 where = user_frame(4)
             stored = store(op, inputs, result, attrs, where)
-        records = rec.records
-        records.append(stored)
-        if len(records) >= SEAL_AT:
-            rec.seal()
+        rec.records.append(stored)  # built above: no allocation between the load and the append (recording.py)
         for o in result if op.multi_output else (result,):
             if o._value.dtype.num in TRAINABLE_NUMS:
                 tracked.add(o._id)
@@ -210,7 +204,8 @@ def report_read(variable, tensor):
                 rec.watch_variable(variable)
                 if vid not in tracked:  # an integer variable: watched, but carries no gradient
                     continue
-            rec.records.append((READ, None, None, None, tensor._id, value, vid, value))
+            eq = (READ, None, None, None, tensor._id, value, vid, value)  # built before ``records`` is loaded
+            rec.records.append(eq)
             tracked.add(tensor._id)
     else:
         note = tapes.hear.variable_read

@@ -193,7 +193,8 @@ class Variable:
                     if vid not in tracked:  # an integer variable: watched, but carries no gradient
                         continue
                 # The read's stored equation (``equation.py``): an identity from the variable's id.
-                rec.records.append((READ, None, None, None, t._id, value, vid, value))
+                eq = (READ, None, None, None, t._id, value, vid, value)  # built before ``records`` is loaded
+                rec.records.append(eq)
                 tracked.add(t._id)
         else:  # tell the listeners of a read no tape saw (reads inside a tape are in its skeleton)
             note = tapes.hear.variable_read

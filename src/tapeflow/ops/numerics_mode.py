@@ -165,9 +165,6 @@ class _Checker:
     def watch_variable(self, var):  # part of the interface; variable reads are never checked
         pass
 
-    def __len__(self):  # part of the interface (``observers.SEAL_AT``): it keeps no equations
-        return 0
-
     def append(self, eq):
         """``execute`` ran an op (``eq``, its stored equation): check its outputs."""
         op = op_of(eq[0])
