@@ -67,11 +67,17 @@ class Recording:
         return tuple(sorted(self.variables.values(), key=_creation_order))
 
     def seal(self):
-        """Move the listed equations into one tuple (see the module docstring)."""
+        """Move the listed equations into one tuple (see the module docstring).
+
+        Called from the collector's callback (:func:`_seal_on_collection`), where no collection can start: its own
+        allocations cannot set off a second seal of the same list.
+        """
         records = self.records
+        # Attributes are frozen to (name, value) pairs on the way: a dict would keep its equation tracked. Everything
+        # is built before anything is swapped, so a failed allocation loses no equation.
+        sealed = (*self.sealed, tuple([e if e[1].__class__ is not dict else _frozen(e) for e in records]))
         self.records = []
-        # Attributes are frozen to (name, value) pairs on the way: a dict would keep its equation tracked.
-        self.sealed = (*self.sealed, tuple([e if e[1].__class__ is not dict else _frozen(e) for e in records]))
+        self.sealed = sealed
 
     def __len__(self):
         sealed, records = self.sealed, self.records  # taken together: a seal may come with any allocation
