@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow._core import dispatch, provenance
+from tapeflow._core import dispatch, observers, provenance
 from tapeflow._core.state import STATE
 from tapeflow.debug import explain, explain_none_gradients
-from tapeflow.debug.explain import CAUSES, Explanation
+from tapeflow.debug.explain import _KEEPER, CAUSES, Explanation
 
 with open(__file__) as _f:
     _SOURCE = _f.read().splitlines()
@@ -39,7 +39,7 @@ def provenance_hook():
     assert provenance.LOG in STATE.tapes.hear.members and STATE.tapes.hear.op_ran is provenance.note_op
     yield
     provenance.set_enabled(previous)
-    provenance.set_warn_none(False)
+    explain_none_gradients(False)
 
 
 # --- causes read from the recording ------------------------------------------------------------------------
@@ -369,9 +369,9 @@ def test_explain_none_gradients_as_a_function(caplog):
 def test_explain_none_gradients_as_a_context_manager(caplog):
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
         with explain_none_gradients():
-            assert provenance.WARN_NONE
+            assert any(type(m).__name__ == "_NoneWarner" for m in STATE.tapes.hear.members)
             _none_gradient()
-        assert not provenance.WARN_NONE
+        assert not any(type(m).__name__ == "_NoneWarner" for m in STATE.tapes.hear.members)
         _none_gradient()
     assert len([r for r in caplog.records if "[cause: outside_tape]" in r.getMessage()]) == 1
 
@@ -455,8 +455,23 @@ def test_log_holds_no_tensors_and_stays_flat():
                     assert all(isinstance(f, int) for f in field) or type(field[0]).__name__ == "code"
 
 
-def test_without_tapeflow_debug_loaded_a_tape_keeps_only_what_it_needs(monkeypatch):
-    monkeypatch.setattr(provenance, "KEEP_SKELETONS", False)  # as in a program that never imported tapeflow.debug
+@pytest.fixture
+def without_the_skeleton_keeper():
+    """As in a program that never imported tapeflow.debug: its skeleton keeper does not listen."""
+    observers.unlisten(_KEEPER, everywhere=True)
+    yield
+    observers.listen(_KEEPER, everywhere=True)
+
+
+def test_with_tapeflow_debug_loaded_a_tape_keeps_its_skeleton():
+    w = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = w * 3.0
+    tape.gradient(y, w)
+    assert tape._skeleton is not None and explain(tape, y, w).cause == "connected"
+
+
+def test_without_tapeflow_debug_loaded_a_tape_keeps_only_what_it_needs(without_the_skeleton_keeper):
     w = tf.Variable(2.0)
     b = tf.Variable(1.0)
     with tf.GradientTape() as tape:

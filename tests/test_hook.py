@@ -174,7 +174,8 @@ def test_gradients_returned(listener):
         tape.watch(x)
         y = x * x
     g = tape.gradient(y, x)
-    (grads,), = listener.of("gradients_returned")
+    (heard_tape, targets, sources, grads), = listener.of("gradients_returned")
+    assert heard_tape is tape and [t is y for t in targets] == [True] and [s is x for s in sources] == [True]
     assert len(grads) == 1 and grads[0] is g
 
 
@@ -200,9 +201,29 @@ def test_constants_made_inside_a_rule():
         observers.unlisten(everything)
         observers.unlisten(user_only)
     assert g.numpy() == 7.0
-    made = everything.of("constant_made")
-    assert len(made) == 1 and made[0][0].numpy() == 7.0
+    # The ones the backward pass starts from, and the rule's 7.0.
+    made = sorted(float(args[0].numpy()) for args in everything.of("constant_made"))
+    assert made == [1.0, 7.0]
     assert user_only.kinds() == ["gradients_returned"]
+
+
+def test_constants_made_by_built_in_rules_are_heard():
+    # reduce_max's rule multiplies by which elements attain the maximum, a constant it makes with NumPy.
+    everything = Listener()
+    x = tf.constant([[0.0, 1.0], [3.0, 2.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_max(x)
+    observers.listen(everything)
+    try:
+        g = tape.gradient(y, x)
+    finally:
+        observers.unlisten(everything)
+    chosen = [[0.0, 0.0], [1.0, 0.0]]
+    np.testing.assert_array_equal(g.numpy(), chosen)
+    made = [args[0].numpy() for args in everything.of("constant_made")]
+    assert len(made) == 2 and made[0] == 1.0  # the ones the backward pass starts from, then the rule's
+    np.testing.assert_array_equal(made[1], chosen)
 
 
 def test_several_listeners_each_hear_a_report():
@@ -233,8 +254,9 @@ def test_a_listener_leaves_the_backward_pass_on_arrays(listener):
     listener.heard.clear()
     assert STATE.tapes == [] and listener in STATE.tapes.hear.members  # a listener is no recording observer
     grads = tape.gradient(loss, variables)
-    # The seed step's ops all have rules on arrays: the backward pass ran no op, so none was reported.
-    assert listener.kinds() == ["gradients_returned"]
+    # The seed step's ops all have rules on arrays: the backward pass ran no op, so none was reported (only the
+    # ones it starts from, a constant).
+    assert listener.kinds() == ["constant_made", "gradients_returned"]
     assert all(g is not None for g in grads)
 
 

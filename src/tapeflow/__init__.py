@@ -10,6 +10,7 @@ from . import _core, autodiff, debugging, dtypes, linalg, math, nest, nn, random
 from ._core import custom_gradient as _custom_gradient  # noqa: F401 - its @export lines publish tf.custom_gradient
 from ._core import errors
 from ._core import exports as _exports
+from ._core import provenance as _provenance  # noqa: F401 - the provenance log listens from import on
 from ._core.dtypes import (
     DType,
     as_dtype,

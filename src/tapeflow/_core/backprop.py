@@ -36,7 +36,7 @@ from .equation import READ
 from .gradient_kinds import ARRAYS, RAW_ERRORS, TENSORS, Handover, unbroadcast, unbroadcast_array
 from .registry import REGISTRY
 from .state import STATE, loud, next_id, quiet
-from .tensor import EagerTensor, wrap
+from .tensor import EagerTensor, constant_of
 
 _new = object.__new__
 _ID = attrgetter("_id")
@@ -55,7 +55,7 @@ def _seed(target, og):
     """
     if og is None:
         v = target._value
-        return wrap(np.ones_like(v) if type(v) is np.ndarray else v.dtype.type(1))
+        return constant_of(np.ones_like(v) if type(v) is np.ndarray else v.dtype.type(1))
     if og._value.dtype != target._value.dtype:
         # TF fails in the first rule's ``grad * y`` (a Mul with the upstream gradient as input #0).
         raise errors.InvalidArgumentError(

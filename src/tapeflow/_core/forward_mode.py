@@ -45,7 +45,7 @@ from .equation import READ, as_tensors, op_of
 from .logs import log_first_n
 from .state import STATE
 from .tape import GradientTape, UnconnectedGradients
-from .tensor import convert_to_tensor, wrap, zeros_like_value
+from .tensor import constant_of, convert_to_tensor, zeros_like_value
 
 __all__ = ["ForwardAccumulator", "DERIVE", "derived_jvp"]
 
@@ -86,7 +86,7 @@ def derived_jvp(op, tangents, outputs, inputs, attrs):
     for o in outs:
         if _trainable(o):
             v = o._value
-            aids.append(wrap(np.ones_like(v) if type(v) is np.ndarray else v.dtype.type(1)))
+            aids.append(constant_of(np.ones_like(v) if type(v) is np.ndarray else v.dtype.type(1)))
         else:
             aids.append(None)
     watched = [a for a in aids if a is not None]

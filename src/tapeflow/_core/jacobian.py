@@ -35,7 +35,7 @@ from .errors import InvalidArgumentError
 from .gradient_kinds import Kind, call_vjp, unbroadcast
 from .logs import get_logger, log_first_n
 from .state import loud, quiet
-from .tensor import wrap
+from .tensor import constant_of
 
 __all__ = ["jacobian", "batch_jacobian", "batched_backward", "unbroadcast_batched", "ELEMENTWISE", "AXIS_ATTRS",
            "BATCHED"]
@@ -145,7 +145,7 @@ def _fallback(op, g, outputs, inputs, needs, attrs, n):
         for r in rows:
             if r is None:
                 if zeros is None:
-                    zeros = wrap(np.zeros(np.shape(t._value), t._value.dtype))
+                    zeros = constant_of(np.zeros(np.shape(t._value), t._value.dtype))
                 r = zeros
             filled.append(r)
         out.append(lib.stack(filled))
@@ -212,7 +212,7 @@ class Diagonal:
     def dense(self):
         v = self.d._value
         n = int(np.size(v))
-        eye = wrap(np.eye(n, dtype=v.dtype).reshape((n,) + np.shape(v)))
+        eye = constant_of(np.eye(n, dtype=v.dtype).reshape((n,) + np.shape(v)))
         return execute(P.MUL, (eye, self.d))
 
 
@@ -335,12 +335,12 @@ def _value_shape(t):
 
 
 def _zeros(shape, dtype):
-    return wrap(np.zeros(shape, dtype))
+    return constant_of(np.zeros(shape, dtype))
 
 
 def _identity_seed(n, dtype, shape):
     eye = np.eye(n, dtype=dtype) if n else np.zeros((0, 0), dtype)
-    return wrap(eye.reshape((n,) + tuple(shape)))
+    return constant_of(eye.reshape((n,) + tuple(shape)))
 
 
 def pfor():
@@ -391,7 +391,7 @@ def jacobian(tape, target, sources, unconnected_gradients, parallel_iterations, 
         flat = _flat_sources(sources) if flat else flat
         n = int(np.prod(target_shape, dtype=np.int64))
         value = target._value
-        seed = Diagonal(wrap(np.ones(target_shape, value.dtype)[()])) if n else _identity_seed(n, value.dtype,
+        seed = Diagonal(constant_of(np.ones(target_shape, value.dtype)[()])) if n else _identity_seed(n, value.dtype,
                                                                                               target_shape)
         grads = batched_backward(tape._tape, target, flat, seed)
     except ValueError as err:
@@ -475,7 +475,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients, parallel_iterati
             value = target._value
             # Row j of the batch seeds element j of every example's target row: [row, b, *target_shape[1:]].
             eye = np.eye(row, dtype=value.dtype).reshape((row, 1) + target_shape[1:])
-            seed = wrap(np.ascontiguousarray(np.broadcast_to(eye, (row,) + target_shape)))
+            seed = constant_of(np.ascontiguousarray(np.broadcast_to(eye, (row,) + target_shape)))
             g = batched_backward(tape._tape, target, _flat_sources(source), seed)[0]
             if g is None and unconnected is UnconnectedGradients.ZERO:
                 # gradient() would give zeros of the source's dtype, and so does TF's vectorised loop

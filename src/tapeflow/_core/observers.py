@@ -57,7 +57,8 @@ The reports (report function: producer; what recording observers get; what liste
 :func:`report_variable`: ``tf.Variable(...)``
     listeners only, ``variable_created(variable)``.
 :func:`report_gradients`: ``GradientTape.gradient``
-    listeners only, ``gradients_returned(grads)``.
+    listeners only, ``gradients_returned(tape, targets, sources, grads)`` (flat lists, ``grads`` as returned:
+    tensors, ``IndexedSlices`` or ``None``), told while the tape still holds its recording.
 
 Hot paths inline their report, with a comment naming it: ``execute`` (ops of one or two inputs and one output),
 ``Variable._read``, ``assign_sub`` and ``Variable._update``, and ``tensor.py``, which sits below this module
@@ -282,8 +283,8 @@ def report_variable(variable):
         note(variable)
 
 
-def report_gradients(grads):
-    """``GradientTape.gradient`` is returning ``grads`` (a list: tensors, ``IndexedSlices`` or ``None``)."""
+def report_gradients(tape, targets, sources, grads):
+    """``tape.gradient`` is returning ``grads`` for the flat ``targets`` and ``sources`` (``tape.py`` inlines this)."""
     note = STATE.tapes.hear.gradients_returned
     if note is not None:
-        note(grads)
+        note(tape, targets, sources, grads)

@@ -31,9 +31,9 @@ from __future__ import annotations
 from . import observers
 from .state import EVERYWHERE, next_id, user_frame
 
-__all__ = ["LOG", "WARN_NONE", "KEEP_SKELETONS", "EXPLAIN_NONES", "note_op", "note_gradients", "note_read",
+__all__ = ["LOG", "note_op", "note_gradients", "note_read",
            "note_const", "note_variable", "note_assign", "note_leave", "set_enabled", "enabled",
-           "set_warn_none", "producer", "events", "clear", "resize", "SIZE", "EVENT_SIZE"]
+           "producer", "events", "clear", "resize", "SIZE", "EVENT_SIZE"]
 
 # Markers in the op column of TABLE for entries that are not ops (compared by identity).
 READ = "read"
@@ -52,15 +52,6 @@ EVENT_MASK = EVENT_SIZE - 1
 TABLE = [None] * SIZE
 EVENTS = [None] * EVENT_SIZE
 _event_index = [0]
-
-# Read by ``GradientTape.gradient``: explain every None it returns (``tapeflow.debug.explain_none_gradients``).
-WARN_NONE = False
-# Read by ``GradientTape.gradient``: a non-persistent tape keeps its recording's skeleton even when every gradient
-# is connected. Set when ``tapeflow.debug`` is loaded (a program that debugs pays for it, a training loop does not).
-KEEP_SKELETONS = False
-# What explain mode calls for each gradient() that returned a None: ``warn(tape, skeleton, targets, sources,
-# grads)``. ``tapeflow.debug`` installs it when loaded (the core never imports the debugging tools).
-EXPLAIN_NONES = None
 
 
 def note_op(op, inputs, result, where=None):
@@ -97,7 +88,7 @@ def note_op(op, inputs, result, where=None):
         TABLE[i & MASK] = (i, op, ids, where)
 
 
-def note_gradients(grads):
+def note_gradients(tape, targets, sources, grads):
     """Mark what ``gradient()`` returned: ops on these values skip the walk for a line (see :func:`note_op`)."""
     for g in grads:
         if g is not None:
@@ -193,11 +184,6 @@ def enabled():
     """Whether capture is enabled: the log listens on every thread (it does not hear a backward pass even then)."""
     return LOG in EVERYWHERE
 
-
-def set_warn_none(flag):
-    """Whether ``GradientTape.gradient`` logs an explanation for each ``None`` it returns (``WARN_NONE``)."""
-    global WARN_NONE
-    WARN_NONE = bool(flag)
 
 
 # ------------------------------------------------------------------------------------------ queries

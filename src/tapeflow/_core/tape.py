@@ -12,7 +12,7 @@ import enum
 import functools
 import operator
 
-from . import nest, provenance
+from . import nest
 from .backprop import backward
 from .dtypes import is_trainable
 from .logs import log_first_n
@@ -211,15 +211,13 @@ class GradientTape:
                 hook.hear = hear
         else:
             grads = backward(self._tape, flat_targets, flat_sources, output_gradients)
-        note = hear.gradients_returned  # ``observers.report_gradients``, inlined
-        if note is not None:
-            note(grads)
         if not self._persistent:
             _keep_for_explain(self, flat_targets, flat_sources, grads)
         if unconnected is UnconnectedGradients.ZERO:
             grads = [zeros_like_value(s) if g is None else g for g, s in zip(grads, flat_sources)]
-        if provenance.WARN_NONE:
-            _explain_nones(self, flat_targets, flat_sources, grads)
+        note = hear.gradients_returned  # ``observers.report_gradients``, inlined; the recording is still here
+        if note is not None:
+            note(self, flat_targets, flat_sources, grads)
         if not self._persistent:
             # Keep only the watched variables (no recorded arrays) so watched_variables() still answers.
             self._watched_variables = self._tape.variables
@@ -312,27 +310,17 @@ _IS_NONE = functools.partial(operator.is_, None)
 def _keep_for_explain(tape, flat_targets, flat_sources, grads):
     """What a non-persistent tape keeps of its recording for ``tapeflow.debug.explain`` and ``tape_graph``.
 
-    The skeleton (no arrays, about a microsecond per record to build) when a gradient is ``None``, in explain mode,
-    or once ``tapeflow.debug`` is loaded; otherwise only the ids of this call, which is enough to answer
-    "connected" for its sources.
+    The skeleton (no arrays, about a microsecond per record to build) when a gradient is ``None``; otherwise only the
+    ids of this call, which is enough to answer "connected" for its sources. (``tapeflow.debug``, once loaded,
+    listens for the gradients returned and keeps the skeleton of every call.)
     """
-    if provenance.KEEP_SKELETONS or provenance.WARN_NONE or any(map(_IS_NONE, grads)):
+    if any(map(_IS_NONE, grads)):
         tape._skeleton = skeleton_of(tape._tape)
         tape._gradient_results = (tuple(map(_ID, flat_targets)),
                                   {s._id: g is not None for s, g in zip(flat_sources, grads)})
     else:
         tape._skeleton = None
         tape._connected_ids = (tuple(map(_ID, flat_targets)), tuple(map(_ID, flat_sources)))
-
-
-def _explain_nones(tape, flat_targets, flat_sources, grads):
-    """Explain mode (``tapeflow.debug.explain_none_gradients``): log why each ``None`` gradient is ``None``."""
-    for g in grads:
-        if g is None:
-            # Explain mode is switched on by ``tapeflow.debug``, which installed the explaining function when loaded.
-            skeleton = skeleton_of(tape._tape) if tape._tape is not None else tape._skeleton
-            provenance.EXPLAIN_NONES(tape, skeleton, flat_targets, flat_sources, grads)
-            return
 
 
 def _calling_line():

@@ -22,7 +22,7 @@ from .convert import infer, to_dtype
 from .shape import TensorShape
 from .state import STATE, next_id
 
-__all__ = ["Tensor", "EagerTensor", "wrap", "constant", "convert_to_tensor", "is_tensor", "Reference"]
+__all__ = ["Tensor", "EagerTensor", "wrap", "constant_of", "constant", "convert_to_tensor", "is_tensor", "Reference"]
 
 _DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -234,12 +234,19 @@ def wrap(value) -> Tensor:
     return t
 
 
+def constant_of(value) -> Tensor:
+    """A new constant tensor around a NumPy value that library code made: a rule's or an op's constant (``tf.zeros``,
+    a Python operand, the ones a gradient starts from). ``wrap`` plus the constant report, so the hook's listeners
+    (the coming tracer) see every constant, also those made inside gradient rules."""
+    return _made(wrap(value))
+
+
 def zeros_like_value(source):
     """Zeros of a tensor's or variable's shape and dtype, not recorded (``unconnected_gradients="zero"``, the unused
     outputs of a custom gradient, forward mode's unconnected tangents)."""
     v = source._value
     arr = np.zeros(np.shape(v), v.dtype)
-    return wrap(arr[()] if arr.ndim == 0 else arr)
+    return constant_of(arr[()] if arr.ndim == 0 else arr)
 
 
 def is_tensor(x) -> bool:

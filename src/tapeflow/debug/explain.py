@@ -55,15 +55,12 @@ from __future__ import annotations
 
 from collections import deque
 
-from .._core import nest, provenance
-from .._core.skeleton import skeleton_of_tape
-from .._core.state import line_of, user_frame
+from .._core import nest, observers, provenance
+from .._core.skeleton import skeleton_of, skeleton_of_tape
+from .._core.state import EVERYWHERE, line_of, user_frame
 
 __all__ = ["Explanation", "explain", "explain_none_gradients", "provenance_capture", "CAUSES"]
 
-# Loading this module is the sign of a program being debugged: from now on a non-persistent tape keeps its
-# recording's skeleton after every gradient(), not only after one that returned a None.
-provenance.KEEP_SKELETONS = True
 
 CAUSES = ("connected", "not_watched", "not_trainable", "watch_disabled", "integer_dtype", "left_tape", "outside_tape",
           "stop_gradient", "non_differentiable", "not_a_variable", "assigned", "unused", "custom_gradient")
@@ -161,9 +158,17 @@ def explain_none_gradients(enable=True):
     Takes effect at once; used as a context manager (``with explain_none_gradients():``) it also restores the
     previous setting on exit. Warnings go to the ``tensorflow`` logger (``WARNING:tensorflow:...``).
     """
-    previous = provenance.WARN_NONE
-    provenance.set_warn_none(enable)
-    return _Switch(provenance.set_warn_none, previous)
+    return _Switch(_set_warn_none, _set_warn_none(enable))
+
+
+def _set_warn_none(flag):
+    """Make the explaining listener hear every thread's gradient() calls, or stop it; returns the previous setting."""
+    previous = _WARNER in EVERYWHERE
+    if flag:
+        observers.listen(_WARNER, everywhere=True)
+    else:
+        observers.unlisten(_WARNER, everywhere=True)
+    return previous
 
 
 def provenance_capture(enable=True, size=None):
@@ -179,8 +184,46 @@ def provenance_capture(enable=True, size=None):
     return _Switch(provenance.set_enabled, provenance.set_enabled(enable))
 
 
+class _SkeletonKeeper:
+    """A listener of the hook (``_core/observers.py``) while this module is loaded: a program that debugs keeps
+    each non-persistent tape's skeleton after every gradient(), not only after one that returned a ``None`` (a
+    training loop that never loads the debugging tools does not pay for it)."""
+
+    __slots__ = ()
+    user_code_only = True  # a gradient() that a gradient rule runs is no user's call
+
+    @staticmethod
+    def gradients_returned(tape, targets, sources, grads):
+        if tape._persistent or getattr(tape, "_skeleton", None) is not None or tape._tape is None:
+            return
+        ids = getattr(tape, "_connected_ids", None)
+        if ids is not None:  # gradient() found every gradient connected and kept only the ids
+            tape._skeleton = skeleton_of(tape._tape)
+            tape._gradient_results = (ids[0], dict.fromkeys(ids[1], True))
+
+
+class _NoneWarner:
+    """The listener behind :func:`explain_none_gradients`: logs why each ``None`` a gradient() returns is ``None``."""
+
+    __slots__ = ()
+    user_code_only = True
+
+    @staticmethod
+    def gradients_returned(tape, targets, sources, grads):
+        for g in grads:
+            if g is None:
+                warn_none_gradients(tape, skeleton_of(tape._tape) if tape._tape is not None else tape._skeleton,
+                                    targets, sources, grads)
+                return
+
+
+_KEEPER = _SkeletonKeeper()
+_WARNER = _NoneWarner()
+observers.listen(_KEEPER, everywhere=True)
+
+
 def warn_none_gradients(tape, recording_skeleton, targets, sources, grads):
-    """Log the explanation of each ``None`` in ``grads`` (called by ``gradient()`` in explain mode)."""
+    """Log the explanation of each ``None`` in ``grads`` (in explain mode, :func:`explain_none_gradients`)."""
     from .._core.logs import get_logger
 
     analysis = _Analysis(tape, recording_skeleton, [t for t in targets if _is_value(t)])
@@ -546,6 +589,3 @@ def _at(where):
 def _cap(text):
     return text[:1].upper() + text[1:]
 
-
-# What ``GradientTape.gradient`` calls in explain mode (the core reaches the debugging tools only through this).
-provenance.EXPLAIN_NONES = warn_none_gradients

@@ -12,7 +12,7 @@ import numpy as np
 from .._core import dtypes
 from .._core.convert import to_dtype
 from .._core.state import loud, next_id, quiet
-from .._core.tensor import EagerTensor, Tensor, _contains_tensor, convert_to_tensor, wrap
+from .._core.tensor import EagerTensor, Tensor, _contains_tensor, constant_of, convert_to_tensor
 
 __all__ = ["to_tensor", "matching", "operand_like"]
 
@@ -58,15 +58,15 @@ def operand_like(value, like: Tensor, strict=False, lenient=False) -> Tensor:
         return value._read()
     dtype = dtypes.dtype_of(np_dtype)
     if isinstance(value, (np.ndarray, np.generic)):
-        return wrap(to_dtype(value, dtype))
+        return constant_of(to_dtype(value, dtype))
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         return convert_to_tensor(value, dtype)
     if lenient:
         try:
-            return wrap(to_dtype(value, dtype, infer_foreign=True))
+            return constant_of(to_dtype(value, dtype, infer_foreign=True))
         except (TypeError, ValueError):
             return convert_to_tensor(value)
-    return wrap(to_dtype(value, dtype))
+    return constant_of(to_dtype(value, dtype))
 
 
 _SCALARS = {}
@@ -105,10 +105,10 @@ def matching(*values, lenient=False):
     out = [first]
     for v in values[1:]:
         if not lenient:
-            out.append(wrap(to_dtype(v, first.dtype)))
+            out.append(constant_of(to_dtype(v, first.dtype)))
             continue
         try:
-            out.append(wrap(to_dtype(v, first.dtype)))
+            out.append(constant_of(to_dtype(v, first.dtype)))
         except (TypeError, ValueError):
             out.append(convert_to_tensor(v))
     return tuple(out)

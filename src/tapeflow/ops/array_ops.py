@@ -17,7 +17,7 @@ from .._core.logs import get_logger
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
-from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, to_numpy_value, wrap
+from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor, to_numpy_value, wrap
 from ._convert import matching, to_tensor
 
 __all__ = [
@@ -278,7 +278,7 @@ def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
     arr = _sizes.allocating("Fill", "", _sizes.zeros, dims, dtype)
     if arr.dtype.kind == "O":
         arr.fill(b"")
-    return wrap(arr[()] if arr.ndim == 0 else arr)
+    return constant_of(arr[()] if arr.ndim == 0 else arr)
 
 
 def ones(shape, dtype=_dtypes.float32, name=None, layout=None):
@@ -289,7 +289,7 @@ def ones(shape, dtype=_dtypes.float32, name=None, layout=None):
         raise cannot_convert(1, _dtypes.string)  # TF converts the 1 to the dtype first
     arr = _sizes.allocating("Fill", "", _sizes.empty, dims, np_dtype)
     arr.fill(1)
-    return wrap(arr[()] if arr.ndim == 0 else arr)
+    return constant_of(arr[()] if arr.ndim == 0 else arr)
 
 
 @defop("Fill", dtypes=ALL)
@@ -372,7 +372,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
     if not q <= _sizes.INT64_MAX:  # also refuses inf and NaN
         raise errors.op_error("Range", f"Requires ((limit - start) / delta) <= {_sizes.INT64_MAX}")
     size = int(q)
-    return wrap(_sizes.allocating("Range", "", _range_values, s, lim, d, size, np_dtype))
+    return constant_of(_sizes.allocating("Range", "", _range_values, s, lim, d, size, np_dtype))
 
 
 # The dtypes TF's Range takes (its ``Tidx``), and how its signature reads in the error for another.
@@ -503,7 +503,7 @@ def _pack_grad(g, y, *values, axis):
 def stack(values, axis=0, name="stack"):
     """Stack a list of rank-R tensors into one rank-(R+1) tensor along ``axis`` (``tf.stack``)."""
     if not values:
-        return wrap(np.zeros((0,), np.float32))  # TF converts the empty list itself
+        return constant_of(np.zeros((0,), np.float32))  # TF converts the empty list itself
     tensors = matching(*values)
     nd = tensors[0]._value.ndim + 1
     if not -nd <= axis < nd:
@@ -582,7 +582,7 @@ def shape(input, out_type=None, name=None):
             None, None, f"Value for attr 'out_type' of {c_name(out_type)} is not in the list of allowed values: int32, "
             "int64\n\t; NodeDef: {{node Shape}}; Op<name=Shape; signature=input:T -> output:out_type; attr=T:type; "
             "attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]> [Op:Shape] name: ")
-    return wrap(np.array(to_tensor(input)._value.shape, dtype=out_type.as_numpy_dtype))
+    return constant_of(np.array(to_tensor(input)._value.shape, dtype=out_type.as_numpy_dtype))
 
 
 def size(input, out_type=None, name=None):
@@ -591,12 +591,12 @@ def size(input, out_type=None, name=None):
     n = np.size(to_tensor(input)._value)
     if out_type == _dtypes.string:
         raise cannot_convert(n, out_type)
-    return wrap(np.int64(n).astype(out_type.as_numpy_dtype))  # the kernel's C cast (2 as a bool is True)
+    return constant_of(np.int64(n).astype(out_type.as_numpy_dtype))  # the kernel's C cast (2 as a bool is True)
 
 
 def rank(input, name=None):
     """The number of dimensions of ``input`` as a scalar int32 tensor (``tf.rank``)."""
-    return wrap(np.int32(to_tensor(input)._value.ndim))
+    return constant_of(np.int32(to_tensor(input)._value.ndim))
 
 
 # ------------------------------------------------------------------------------------------ indexing

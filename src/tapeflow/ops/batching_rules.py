@@ -18,7 +18,7 @@ import numpy as np
 
 from .._core.dispatch import execute
 from .._core.registry import REGISTRY
-from .._core.tensor import wrap
+from .._core.tensor import constant_of
 from . import array_ops, math_ops, reduction_ops
 from .array_ops import STRIDED_SLICE, STRIDED_SLICE_GRAD, getitem, reshape, stack, transpose, unstack
 from .linalg_ops import MATMUL
@@ -59,7 +59,7 @@ def _swap_last(t):
 
 
 def _zeros_batch(n, t):
-    return wrap(np.zeros((n,) + tuple(np.shape(t._value)), t._value.dtype))
+    return constant_of(np.zeros((n,) + tuple(np.shape(t._value)), t._value.dtype))
 
 
 # ------------------------------------------------------------------------------------------ linear algebra
@@ -263,7 +263,7 @@ def _sum(g, y, x, needs, axis, keepdims):
 def _mean(g, y, x, needs, axis, keepdims):
     count = _count(np.shape(x._value), axis)
     dt = g._value.dtype
-    scale = wrap(np.asarray(1 / count if count else np.nan, dt)[()])
+    scale = constant_of(np.asarray(1 / count if count else np.nan, dt)[()])
     return (execute(math_ops.MUL, (_spread(g, x, axis, keepdims), scale)),)
 
 
@@ -273,7 +273,7 @@ def _extreme(g, y, x, needs, axis, keepdims):
     kept = _kept_shape(xv.shape, axis)
     indicators = (xv == np.reshape(y._value, kept)).astype(g._value.dtype)
     share = indicators / np.add.reduce(indicators, axis, keepdims=True)
-    return (execute(math_ops.MUL, (wrap(share), _kept(g, x, axis, keepdims))),)
+    return (execute(math_ops.MUL, (constant_of(share), _kept(g, x, axis, keepdims))),)
 
 
 @_rule("EuclideanNorm")
@@ -284,7 +284,7 @@ def _euclidean_norm(g, y, x, needs, axis, keepdims):
 
 @_rule("ReduceLogSumExp")
 def _log_sum_exp(g, y, x, needs, axis, keepdims):
-    e = execute(math_ops.EXP, (execute(math_ops.SUB, (x, wrap(_lse_shift(x._value, axis)))),))
+    e = execute(math_ops.EXP, (execute(math_ops.SUB, (x, constant_of(_lse_shift(x._value, axis)))),))
     s = execute(reduction_ops.SUM, (e,), {"axis": axis, "keepdims": True})
     return (execute(math_ops.MUL, (execute(math_ops.REALDIV, (_kept(g, x, axis, keepdims), s)), e)),)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._core.exports import export
 from .._core.indexed_slices import IndexedSlices
-from .._core.tensor import wrap
+from .._core.tensor import constant_of
 from ._convert import to_tensor
 from .array_ops import cast, identity, ones_like, stack, where
 from .math_ops import _scalar, maximum, minimum, sqrt
@@ -103,7 +103,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if use_norm is None:
         use_norm = global_norm(t_list, name)
     inverse = 1.0 / use_norm
-    one = wrap(np.ones((), use_norm.dtype.as_numpy_dtype))
+    one = constant_of(np.ones((), use_norm.dtype.as_numpy_dtype))
     scale_for_finite = clip_norm * minimum(inverse, one / clip_norm)
     with np.errstate(invalid="ignore"):  # inf - inf: NaN, silently as in TF
         scale = scale_for_finite + (use_norm - use_norm)  # NaN when the norm is inf or NaN

@@ -19,7 +19,7 @@ from .._core.exports import export
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, FLOAT, defop
 from .._core.sizes import wrap_int
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import matching, to_tensor
 from .array_ops import BROADCAST_TO, cast, ones, reshape, zeros
 from .array_ops import range as _range
@@ -103,7 +103,7 @@ def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool_, name=None):
     lv = lengths._value
     if maxlen is None:
         top = np.max(lv) if lv.size else lv.dtype.type(0)
-        m = wrap(np.maximum(lv.dtype.type(0), top))
+        m = constant_of(np.maximum(lv.dtype.type(0), top))
     else:
         m = to_tensor(maxlen)
         if m._value.ndim:
@@ -112,7 +112,7 @@ def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool_, name=None):
     mv = m._value
     row = _range(mv.dtype.type(0), m, mv.dtype.type(1), dtype=m.dtype)._value
     mask = _sizes.allocating("Less", "", np.less, row, np.expand_dims(lv, -1).astype(mv.dtype))
-    out = wrap(mask)
+    out = constant_of(mask)
     dtype = _dtypes.as_dtype(dtype)
     return out if dtype == _dtypes.bool_ else cast(out, dtype)
 
@@ -167,8 +167,8 @@ def _linspace_grad(g, y, start, stop, num, axis):
     dt = g._value.dtype
     w_stop = (np.arange(num) / max(num - 1, 1)).astype(dt).reshape(shape)
     attrs = {"axis": (axis,), "keepdims": False}
-    gs = execute(SUM, (execute(MUL, (g, wrap(1 - w_stop))),), attrs)
-    ge = execute(SUM, (execute(MUL, (g, wrap(w_stop))),), attrs)
+    gs = execute(SUM, (execute(MUL, (g, constant_of(1 - w_stop))),), attrs)
+    ge = execute(SUM, (execute(MUL, (g, constant_of(w_stop))),), attrs)
     return gs, ge
 
 
@@ -247,7 +247,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dtypes.float32, nam
     else:
         out = zeros(shape, dtype)._value
     out[..., np.arange(n), np.arange(n)] = 1
-    return wrap(out)
+    return constant_of(out)
 
 
 # ------------------------------------------------------------------------------------------ diagonals
@@ -289,7 +289,7 @@ def MATRIX_DIAG(diagonal, padding_value, k, num_rows, num_cols, align):
 
 @MATRIX_DIAG.defvjp
 def _matrix_diag_grad(g, y, diagonal, padding_value, k, num_rows, num_cols, align):
-    zero = wrap(g._value.dtype.type(0))
+    zero = constant_of(g._value.dtype.type(0))
     return execute(MATRIX_DIAG_PART, (g, zero), {"k": k, "align": align}), None
 
 
@@ -311,7 +311,7 @@ def MATRIX_DIAG_PART(x, padding_value, k, align):
 @MATRIX_DIAG_PART.defvjp
 def _matrix_diag_part_grad(g, y, x, padding_value, k, align):
     rows, cols = x._value.shape[-2:]
-    zero = wrap(g._value.dtype.type(0))
+    zero = constant_of(g._value.dtype.type(0))
     attrs = {"k": k, "num_rows": rows, "num_cols": cols, "align": align}
     return execute(MATRIX_DIAG, (g, zero), attrs), None
 
@@ -328,9 +328,10 @@ def MATRIX_SET_DIAG(x, diagonal, k, align):
 
 @MATRIX_SET_DIAG.defvjp(needs=True)
 def _matrix_set_diag_grad(g, y, x, diagonal, needs, k, align):
-    gx = execute(MATRIX_SET_DIAG, (g, wrap(np.zeros_like(diagonal._value))), {"k": k, "align": align}) \
+    gx = execute(MATRIX_SET_DIAG, (g, constant_of(np.zeros_like(diagonal._value))), {"k": k, "align": align}) \
         if needs[0] else None
-    gd = execute(MATRIX_DIAG_PART, (g, wrap(g._value.dtype.type(0))), {"k": k, "align": align}) if needs[1] else None
+    gd = execute(MATRIX_DIAG_PART, (g, constant_of(g._value.dtype.type(0))), {"k": k, "align": align}) \
+        if needs[1] else None
     return gx, gd
 
 

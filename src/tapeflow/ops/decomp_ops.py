@@ -18,7 +18,7 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import defop
-from .._core.tensor import wrap
+from .._core.tensor import constant_of
 from ._convert import matching, to_tensor
 from .array_ops import RESHAPE, cast, getitem, where, zeros_like
 from .einsum_ops import EINSUM
@@ -102,7 +102,7 @@ def _mask(kind, n, dtype):
                  "tril_half": np.tril(np.ones((n, n)), -1) + 0.5 * eye}[kind].astype(dtype)
         if len(_MASKS) < 256:
             _MASKS[key] = found
-    return wrap(found)
+    return constant_of(found)
 
 
 def _masked(x, kind):
@@ -377,7 +377,7 @@ def _qr_grad(gs, outs, x, full_matrices=False):
     da = _qr_grad_tall(q, u, dq + matmul(b, dv, adjoint_b=True), du)
     # [da, db] along the last axis, through constant selections (so the gradient stays differentiable).
     eye = np.eye(cols, dtype=x._value.dtype)
-    return (matmul(da, wrap(eye[:m])) + matmul(db, wrap(eye[m:])),)
+    return (matmul(da, constant_of(eye[:m])) + matmul(db, constant_of(eye[m:])),)
 
 
 # ------------------------------------------------------------------------------------------ SVD

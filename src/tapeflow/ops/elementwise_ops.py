@@ -17,7 +17,7 @@ from .._core.convert import to_dtype
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, defop
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import matching, to_tensor
 from ._special import digamma as _np_digamma
 from ._special import erf as _np_erf
@@ -65,7 +65,7 @@ def _run(op, args):
     else:
         # No tensor: the first value sets the dtype and the others must fit it exactly (TypeError otherwise).
         first = convert_to_tensor(args[0])
-        tensors = (first,) + tuple(wrap(to_dtype(a, first.dtype)) for a in args[1:])
+        tensors = (first,) + tuple(constant_of(to_dtype(a, first.dtype)) for a in args[1:])
     return errors.call_on_path(errors.fast_path(*args), execute, op, tensors)
 
 

@@ -20,7 +20,7 @@ from .._core.indexed_slices import IndexedSlices
 from .._core.opdefs import OPDEFS
 from .._core.registry import defop
 from .._core.shape import TensorShape
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import BOOLEAN_MASK, identity, ones_like, reshape, transpose, where
 from .manip_ops import concat
@@ -71,7 +71,7 @@ def _gather_grad(g, y, params, indices, axis, batch_dims):
         n = indices._value.size
         values = reshape(g, (n,) + pshape[1:])
         flat = indices if indices._value.ndim == 1 else reshape(indices, (n,))
-        return IndexedSlices(values, flat, wrap(np.array(pshape, dtype=np.int32))), None
+        return IndexedSlices(values, flat, constant_of(np.array(pshape, dtype=np.int32))), None
     return _scatter_back(g, indices, pshape, axis, batch_dims), None
 
 
@@ -99,7 +99,7 @@ def _scatter_back(g, indices, pshape, axis, batch_dims):
     else:
         coords = rows[:, None]
         target = (pshape[axis],) + outer + inner
-    out = execute(SCATTER_ND, (wrap(coords), g), {"shape": target})
+    out = execute(SCATTER_ND, (constant_of(coords), g), {"shape": target})
     out = reshape(out, batch + (pshape[axis],) + outer + inner)
     back = tuple(range(b)) + tuple(range(b + 1, b + 1 + len(outer))) + (b,) + tuple(
         range(b + 1 + len(outer), len(pshape)))
@@ -246,9 +246,9 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     out = None
     for k, p in enumerate(tables):
         pos = np.nonzero(table == k)[0]
-        part = _gather(p, wrap(row[pos].astype(iv.dtype)), 0, 0, True)
+        part = _gather(p, constant_of(row[pos].astype(iv.dtype)), 0, 0, True)
         # The tables' rows go back to their places in the flat output (what TF's DynamicStitch does).
-        placed = execute(SCATTER_ND, (wrap(pos[:, None]), part), {"shape": (flat.size,) + tail})
+        placed = execute(SCATTER_ND, (constant_of(pos[:, None]), part), {"shape": (flat.size,) + tail})
         out = placed if out is None else out + placed
     out = reshape(out, iv.shape + tail)
     return out if max_norm is None else _clip_rows(out, iv.ndim, max_norm)
@@ -304,9 +304,9 @@ def indexed_slices_to_tensor(slices, dtype=None):
     flat = iv.reshape(n)
     keep = flat >= 0
     if not keep.all():  # negative segment ids are dropped
-        rows = execute(GATHER, (rows, wrap(np.nonzero(keep)[0])), {"axis": 0, "batch_dims": 0})
+        rows = execute(GATHER, (rows, constant_of(np.nonzero(keep)[0])), {"axis": 0, "batch_dims": 0})
         flat = flat[keep]
-    return execute(SCATTER_ND, (wrap(flat[:, None]), rows), {"shape": (num,) + tail})
+    return execute(SCATTER_ND, (constant_of(flat[:, None]), rows), {"shape": (num,) + tail})
 
 
 def concat_slices(parts):
@@ -318,7 +318,7 @@ def concat_slices(parts):
     if len({i.dtype for i in indices}) > 1:
         indices = [i.astype(np.int64) for i in indices]
     values = concat([to_tensor(p.values) for p in parts], 0)
-    return IndexedSlices(values, wrap(np.concatenate(indices)), parts[0].dense_shape)
+    return IndexedSlices(values, constant_of(np.concatenate(indices)), parts[0].dense_shape)
 
 
 def _densify(slices, dtype=None):

@@ -29,7 +29,7 @@ from .._core.dispatch import execute
 from .._core.dtypes import TRAINABLE_NUMS
 from .._core.forward_mode import DERIVE
 from .._core.registry import REGISTRY
-from .._core.tensor import wrap
+from .._core.tensor import constant_of
 
 _COMPLEX = frozenset(np.dtype(t).num for t in (np.complex64, np.complex128))
 
@@ -40,7 +40,7 @@ def _op(name):
 
 def _zeros(x):
     v = x._value
-    return wrap(np.zeros_like(v) if type(v) is np.ndarray else v.dtype.type(0))
+    return constant_of(np.zeros_like(v) if type(v) is np.ndarray else v.dtype.type(0))
 
 
 def _floating(x):
@@ -177,7 +177,7 @@ def _squared_difference_jvp(tangents, z, x, y):
         return DERIVE
     tx, ty = tangents
     d = tx if ty is None else (execute(NEG, (ty,)) if tx is None else execute(SUB, (tx, ty)))
-    return _mul(_mul(execute(SUB, (x, y)), wrap(x._value.dtype.type(2))), d)
+    return _mul(_mul(execute(SUB, (x, y)), constant_of(x._value.dtype.type(2))), d)
 
 
 def _pow_jvp(tangents, z, x, y):
@@ -186,14 +186,14 @@ def _pow_jvp(tangents, z, x, y):
     tx, ty = tangents
     out = None
     if tx is not None:
-        one = wrap(y._value.dtype.type(1))
+        one = constant_of(y._value.dtype.type(1))
         # TF's x-gradient: y * x ** (y - 1), also at x = 0.
         out = _mul(tx, _mul(y, execute(_op("Pow"), (x, execute(SUB, (y, one))))))
     if ty is not None:
         # TF's y-gradient takes log(x) as 0 where x <= 0.
         zero = _zeros(x)
         positive = execute(GREATER, (x, zero))
-        safe = _select(positive, x, execute(ADD, (zero, wrap(x._value.dtype.type(1)))))
+        safe = _select(positive, x, execute(ADD, (zero, constant_of(x._value.dtype.type(1)))))
         log_x = _select(positive, execute(LOG, (safe,)), zero)
         out = _add(out, _mul(ty, _mul(z, log_x)))
     return out
@@ -222,7 +222,7 @@ def _log_sum_exp_jvp(tangents, y, x, axis, keepdims):
     # sum(softmax(x) * t) over the reduced axes, the weights made as the gradient rule makes them (stable).
     from .reduction_ops import _lse_shift  # noqa: PLC0415
 
-    e = execute(EXP, (execute(SUB, (x, wrap(_lse_shift(x._value, axis)))),))
+    e = execute(EXP, (execute(SUB, (x, constant_of(_lse_shift(x._value, axis)))),))
     s = execute(SUM, (e,), {"axis": axis, "keepdims": True})
     return execute(SUM, (_mul(execute(REALDIV, (e, s)), tangents[0]),), {"axis": axis, "keepdims": keepdims})
 

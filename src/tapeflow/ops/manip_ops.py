@@ -22,7 +22,7 @@ from .._core.exports import export
 from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
 from .._core.sizes import check_built, empty, wrap_int
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import IDENTITY, RESHAPE, STRIDED_SLICE, zeros_like
 from .reduction_ops import SUM
@@ -393,7 +393,8 @@ def tile(input, multiples, name=None):
     dims = [wrap_int(d * k) for d, k in zip(x._value.shape, multiples)]
     check_built("Tile", dims, sfx)
     if any(d != a * k for d, a, k in zip(dims, x._value.shape, multiples)):
-        return zeros_like(wrap(np.zeros(dims, x._value.dtype)))  # a size wrapped to 0 (4 * 2**62): empty, as in TF
+        # A size wrapped to 0 (4 * 2**62): empty, as in TF.
+        return zeros_like(constant_of(np.zeros(dims, x._value.dtype)))
     return errors.call_on_path(sfx is not None, execute, TILE, (x,), {"multiples": multiples})
 
 

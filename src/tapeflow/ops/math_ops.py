@@ -12,7 +12,7 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, Op, defop
-from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
+from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor, wrap
 from ._convert import matching, scalar_of, to_tensor
 from .array_ops import cast, ones_like, where, zeros_like
 
@@ -601,7 +601,7 @@ def complex(real, imag, name=None):
 
 def _scalar(value, like):
     """A rank-0 constant of ``like``'s dtype (not recorded: it has no inputs)."""
-    return wrap(scalar_of(value, like._value.dtype))
+    return constant_of(scalar_of(value, like._value.dtype))
 
 
 # ------------------------------------------------------------------------------------------ public functions

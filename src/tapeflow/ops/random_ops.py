@@ -34,7 +34,7 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import defop
 from .._core.shape import TensorShape
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import where
 from .math_ops import ADD, MUL, REALDIV, SUB, greater_equal
@@ -391,7 +391,7 @@ def shuffle(value, seed=None, name=None):
 def _noise_shape(x, noise_shape):
     """TF's ``_get_noise_shape``: ``None`` entries take ``x``'s dimension when the ranks agree."""
     if noise_shape is None:
-        return wrap(np.array(x._value.shape, dtype=np.int32))
+        return constant_of(np.array(x._value.shape, dtype=np.int32))
     if isinstance(noise_shape, Tensor):
         return noise_shape
     try:
@@ -433,9 +433,9 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         if rate.dtype != x.dtype:
             raise ValueError(f"`x.dtype` must be compatible with `rate.dtype`. Received: x.dtype={x.dtype} and "
                              f"rate.dtype={rate.dtype}")
-        one = wrap(np.ones((), x._value.dtype)[()])
+        one = constant_of(np.ones((), x._value.dtype)[()])
         ret = execute(REALDIV, (x, execute(SUB, (one, rate))))
     noise = _noise_shape(x, noise_shape)
     keep_mask = greater_equal(uniform(noise, seed=seed, dtype=x.dtype), rate)
-    return where(keep_mask, ret, wrap(np.zeros((), x._value.dtype)[()]))
+    return where(keep_mask, ret, constant_of(np.zeros((), x._value.dtype)[()]))
 

@@ -13,7 +13,7 @@ from .._core.convert import c_name, cannot_convert
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import FLOAT, NUMERIC, REAL, Op, defop
-from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
+from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import BROADCAST_TO, RESHAPE, SELECT, TRANSPOSE, cast
 from .math_ops import CONJ, EXP, MUL, REAL_PART, REALDIV, SQRT, SQUARE, SUB, _cj
@@ -182,7 +182,7 @@ def _min_or_max_grad(g, y, x, axis, keepdims):
     share = indicators / np.add.reduce(indicators, axis, keepdims=True)
     if not keepdims and g._value.ndim:
         g = execute(RESHAPE, (g,), {"shape": kept})
-    return (execute(MUL, (wrap(share), g)),)
+    return (execute(MUL, (constant_of(share), g)),)
 
 
 MAX.defvjp(_min_or_max_grad)
@@ -277,7 +277,7 @@ def LOG_SUM_EXP(x, axis, keepdims):
 def _log_sum_exp_grad(g, y, x, axis, keepdims):
     # TF's composite differentiated: g / sum(e) * e with e = exp(x - m) and m constant. Recomputing e from x
     # (rather than exp(x - y)) keeps float32 accuracy for large inputs.
-    e = execute(EXP, (execute(SUB, (x, wrap(_lse_shift(x._value, axis)))),))
+    e = execute(EXP, (execute(SUB, (x, constant_of(_lse_shift(x._value, axis)))),))
     s = execute(SUM, (e,), {"axis": axis, "keepdims": True})
     if not keepdims and g._value.ndim:
         g = execute(RESHAPE, (g,), {"shape": _kept_shape(x._value.shape, axis)})
@@ -338,8 +338,8 @@ def _div_no_nan(num, den):
     if not zero.any():
         return execute(REALDIV, (num, den))
     dt = den._value.dtype
-    safe = execute(SELECT, (wrap(zero), wrap(np.ones((), dt)), den))
-    return execute(SELECT, (wrap(zero), wrap(np.zeros((), dt)), execute(REALDIV, (num, safe))))
+    safe = execute(SELECT, (constant_of(zero), constant_of(np.ones((), dt)), den))
+    return execute(SELECT, (constant_of(zero), constant_of(np.zeros((), dt)), execute(REALDIV, (num, safe))))
 
 
 # ------------------------------------------------------------------------------------------ argmax (not differentiable)
@@ -502,7 +502,7 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
     v = x._value
     axes = _normalize_axis("Sum", axis, v.ndim)
     nonzero = v.astype(np.bool_) if v.dtype.kind in "bO" else v != 0
-    counts = wrap(np.asarray(np.add.reduce(nonzero, axes, np.int64, None, bool(keepdims)))[()])
+    counts = constant_of(np.asarray(np.add.reduce(nonzero, axes, np.int64, None, bool(keepdims)))[()])
     return cast(counts, dtype)  # TF casts the int64 counts: its Cast's errors (int64 to string) included
 
 

@@ -21,7 +21,7 @@ from .._core.indexed_slices import IndexedSlices
 from .._core.opdefs import OPDEFS
 from .._core.registry import defop
 from .._core.shape import TensorShape
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import cast, reshape, zeros_like
 from .math_ops import equal, negative
@@ -100,7 +100,8 @@ def _gather_nd_grad(g, y, params, indices):
     iv = indices._value
     if iv.ndim == 2 and iv.shape[1] == 1:
         shape_dtype = np.int64 if iv.dtype == np.int64 else np.int32
-        return IndexedSlices(g, reshape(indices, (iv.shape[0],)), wrap(np.array(pshape, dtype=shape_dtype))), None
+        dense_shape = constant_of(np.array(pshape, dtype=shape_dtype))
+        return IndexedSlices(g, reshape(indices, (iv.shape[0],)), dense_shape), None
     return execute(SCATTER_ND, (indices, g), {"shape": pshape}), None
 
 
@@ -132,7 +133,7 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
         # Batched rows are plain rows with the batch coordinates in front (what TF's Python wrapper builds).
         grids = np.meshgrid(*[np.arange(d, dtype=iv.dtype) for d in iv.shape[:-1]], indexing="ij")
         iv = np.concatenate([np.stack(grids[:batch_dims], axis=-1), iv], axis=-1)
-        idx = wrap(iv)
+        idx = constant_of(iv)
     name = _named(named)
     if iv.shape[-1] > pv.ndim:
         raise errors.op_error("GatherNd", f"index innermost dimension length must be <= params rank; saw: "

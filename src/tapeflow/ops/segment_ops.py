@@ -16,7 +16,7 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import NUMERIC, REAL, defop
 from .._core.sizes import wrap_int
-from .._core.tensor import Tensor, convert_to_tensor, wrap
+from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import RESHAPE, SELECT
 from .manip_ops import attr_error
@@ -232,7 +232,7 @@ def _unsorted_segment_sum_grad(g, y, data, ids, num_segments):
 def _segment_mean_grad(g, y, data, ids):
     idv = ids._value
     counts = _per_segment(np.ones(idv.shape, g._value.dtype), idv, g._value.shape[0])
-    return _gather(execute(REALDIV, (g, wrap(_rows_mask(counts, g._value.ndim)))), ids), None
+    return _gather(execute(REALDIV, (g, constant_of(_rows_mask(counts, g._value.ndim)))), ids), None
 
 
 def _min_or_max_grad(g, y, data, ids, num_segments=None):
@@ -242,8 +242,8 @@ def _min_or_max_grad(g, y, data, ids, num_segments=None):
     if num_segments is not None:
         selected &= _rows_mask(idv >= 0, xv.ndim)
     num = _per_segment(selected.astype(gv.dtype), idv, gv.shape[0])
-    shared = _gather(execute(REALDIV, (g, wrap(num))), ids)
-    return execute(SELECT, (wrap(selected), shared, wrap(np.zeros((), gv.dtype)))), None
+    shared = _gather(execute(REALDIV, (g, constant_of(num))), ids)
+    return execute(SELECT, (constant_of(selected), shared, constant_of(np.zeros((), gv.dtype)))), None
 
 
 def _rows_of(yv, idv):
@@ -268,9 +268,9 @@ def _prod_grad(g, y, data, ids, num_segments=None):
     dt = xv.dtype
     rows = g._value.shape[0]
     several = _per_segment(is_zero.astype(np.int32), idv, rows) > 1
-    g = execute(SELECT, (wrap(several), wrap(np.zeros((), dt)), g))
-    zero_mask = wrap(is_zero)
-    non_zero = execute(SELECT, (zero_mask, wrap(np.ones((), dt)), data))
+    g = execute(SELECT, (constant_of(several), constant_of(np.zeros((), dt)), g))
+    zero_mask = constant_of(is_zero)
+    non_zero = execute(SELECT, (zero_mask, constant_of(np.ones((), dt)), data))
     if num_segments is None:
         non_zero_prod = execute(SEGMENT_PROD, (non_zero, ids))
         divided = execute(REALDIV, (_gather(y, ids), non_zero))
@@ -396,10 +396,10 @@ def _sum_and_count(data, segment_ids, num_segments):
     x, ids = to_tensor(data), to_tensor(segment_ids)
     if not isinstance(num_segments, Tensor):
         num_segments = convert_to_tensor(num_segments)  # TF converts it first: a float is then refused by dtype
-    counts = unsorted_segment_sum(wrap(np.ones(ids._value.shape, x._value.dtype)), ids, num_segments)
+    counts = unsorted_segment_sum(constant_of(np.ones(ids._value.shape, x._value.dtype)), ids, num_segments)
     summed = unsorted_segment_sum(x, ids, num_segments)
     counts = execute(RESHAPE, (counts,), {"shape": counts._value.shape + (1,) * (x._value.ndim - ids._value.ndim)})
-    return summed, execute(MAXIMUM, (counts, wrap(np.ones((), x._value.dtype))))
+    return summed, execute(MAXIMUM, (counts, constant_of(np.ones((), x._value.dtype))))
 
 
 @export("math.unsorted_segment_mean")

@@ -15,7 +15,7 @@ from .._core import dtypes, errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import ALL, REAL, defop
-from .._core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap
+from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from ._nan_order import nan_rows, top_k_row
 from .manip_ops import attr_error
@@ -207,7 +207,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
         ValueError: for a direction other than ``"ASCENDING"``/``"DESCENDING"`` or a non-scalar axis.
     """
     x, order, axis = _sort_order(values, axis, direction)
-    return execute(GATHER_ALONG_AXIS, (x, wrap(order)), {"axis": axis})
+    return execute(GATHER_ALONG_AXIS, (x, constant_of(order)), {"axis": axis})
 
 
 @export("argsort")
@@ -215,4 +215,4 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """int32 indices that sort ``values`` along ``axis``; equal elements keep their order, whatever ``stable``
     says (``tf.argsort``)."""
     _, order, _ = _sort_order(values, axis, direction)
-    return wrap(order.astype(np.int32))
+    return constant_of(order.astype(np.int32))
