@@ -121,27 +121,26 @@ def execute(op, inputs, attrs=EMPTY):
             if token is not None:
                 RESTORE(token)
     else:
+        # No input, or three and more: the whole op report (recording observers, else listeners).
         out = _forward(op, inputs, attrs)
-    if not op.multi_output:
-        result = _new(EagerTensor)
-        result._value = out
-        result._id = next_id()
-    else:
+        result = tuple([wrap(o) for o in out]) if op.multi_output else wrap(out)
+        report_op(op, inputs, result, attrs)
+        return result
+    if op.multi_output:
         result = tuple([wrap(o) for o in out])
+        report_op(op, inputs, result, attrs)  # the whole op report: recording observers, else listeners
+        return result
+    result = _new(EagerTensor)
+    result._value = out
+    result._id = next_id()
     tapes = STATE.tapes
     if tapes:
-        if n > 2 or op.multi_output:
-            report_op(op, inputs, result, attrs)  # the whole op report: recording observers, else listeners
-            return result
         # ``observers.report_op`` for one or two inputs and one output, inlined: a Python call fewer on every
         # recorded op. Record on every recording observer that tracks an input.
         stored = None
         for rec in tapes:
             tracked = rec.tracked
-            for t in inputs:
-                if t._id in tracked:
-                    break
-            else:
+            if x._id not in tracked and (n == 1 or y._id not in tracked):  # (``y`` is bound when there are two)
                 continue
             if stored is None:
                 # The user's line (``state.user_frame``): usually the caller of the API function that called
@@ -158,9 +157,9 @@ def execute(op, inputs, attrs=EMPTY):
                 # objects, so a long tape holds nothing the cyclic garbage collector must scan. Spelled out for one
                 # and two inputs (``report_op`` builds the others with ``equation.store``): this is the per-op path.
                 if n == 2:
-                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, x._id, xv, y._id, yv)
+                    stored = (op.key, attrs or None, code, lasti, result._id, out, x._id, xv, y._id, yv)
                 else:
-                    stored = (op.key or op, attrs or None, code, lasti, result._id, out, x._id, xv)
+                    stored = (op.key, attrs or None, code, lasti, result._id, out, x._id, xv)
             rec.records.append(stored)  # built above: no allocation between the load and the append (recording.py)
             if out.dtype.num in TRAINABLE_NUMS:
                 tracked.add(result._id)

@@ -16,7 +16,8 @@ dtypes, and a tracer sees the dataflow by id and each value's shape and dtype.
     (key, attrs, code, lasti, outputs, results, id_0, value_0, id_1, value_1, ...)
 
 ``key`` is the op's registry key (``Op.key``) when it is registered, else the op itself; ``attrs`` is ``None``
-when empty; ``code, lasti`` is ``where`` spread out (``None, None`` without one); then each input's id and value.
+when empty (a dict, even an empty one, keeps its tuple tracked by the collector); ``code, lasti`` is ``where``
+spread out (``None, None`` without one); then each input's id and value.
 Such a tuple holds no tensor, no op object and no other tuple (bar a multi-output op's ``outputs`` and
 ``results``), so Python's cyclic garbage collector untracks it at the first collection that sees it. Flat matters:
 a collection reorders the objects it scans, so a tuple met before a tuple it holds stays tracked, and nested
@@ -72,11 +73,11 @@ def store(op, inputs, result, attrs, where):
     n = len(inputs)
     if n == 2:
         x, y = inputs
-        return (op.key or op, attrs or None, code, lasti, outputs, results, x._id, x._value, y._id, y._value)
+        return (op.key, attrs or None, code, lasti, outputs, results, x._id, x._value, y._id, y._value)
     if n == 1:
         x = inputs[0]
-        return (op.key or op, attrs or None, code, lasti, outputs, results, x._id, x._value)
-    flat = [op.key or op, attrs or None, code, lasti, outputs, results]
+        return (op.key, attrs or None, code, lasti, outputs, results, x._id, x._value)
+    flat = [op.key, attrs or None, code, lasti, outputs, results]
     for t in inputs:
         flat.append(t._id)
         flat.append(t._value)
@@ -101,7 +102,7 @@ def op_of(key):
 def named(stored):
     """The :class:`Equation` of a stored one."""
     key, attrs, code, lasti, outputs, results = stored[:6]
-    return Equation(op_of(key), stored[6::2], stored[7::2], outputs, results, _EMPTY if attrs is None else attrs,
+    return Equation(op_of(key), stored[6::2], stored[7::2], outputs, results, attrs or _EMPTY,
                     None if code is None else (code, lasti))
 
 
@@ -128,7 +129,7 @@ def as_tensors(stored, variables):
         out = tuple([_tensor(i, v) for i, v in zip(outputs, results)])
     else:
         out = _tensor(outputs, results)
-    return (op, inputs, out, _EMPTY if attrs is None else attrs, where)
+    return (op, inputs, out, attrs or _EMPTY, where)
 
 
 def _frozen(value):

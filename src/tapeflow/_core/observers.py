@@ -152,7 +152,7 @@ def report_op(op, inputs, result, attrs=_EMPTY):
     """``op`` ran on ``inputs`` (a tuple of tensors) with ``attrs`` and gave ``result`` (a tensor, or a tuple of them
     for a multi-output op): record it on every recording observer that tracks an input, else tell the listeners.
 
-    ``execute`` calls it for ops of three or more inputs or several outputs and inlines it for the others. The
+    ``execute`` calls it for ops of no input, of three or more, or of several outputs and inlines it for the others. The
     user's line is looked for from the frame of ``execute``'s caller's caller on (``execute`` <- API function <-
     user), as in ``execute``.
     """

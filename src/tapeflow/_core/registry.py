@@ -114,8 +114,9 @@ class Op:
         # The dtype ``execute`` last found in ``allowed`` (a dtype object, compared by identity): it spares the
         # set lookup on every call after the first. Whatever changes ``allowed_nums`` resets it.
         self.accepted = None
-        # The name ``defop`` registered it under (usually ``name``), or ``None``: how a stored equation names it.
-        self.key = None
+        # How a stored equation names it: the name ``defop`` registered it under (usually ``name``), else the op
+        # itself (a custom gradient's op, which no registry holds).
+        self.key = self
 
     def defvjp(self, rule=None, *, needs=False):
         """Register ``rule`` as this op's gradient; use as a decorator right under the forward, ``@OP.defvjp``, or
