@@ -11,7 +11,6 @@ from tests.golden import harness
 
 DATA = Path(__file__).parent / "golden" / "data"
 CASES = harness.load_cases()
-PARAMS = [(m, n) for m, cases in CASES.items() for n in cases]
 
 
 def _recorded(module):
@@ -28,8 +27,36 @@ NUMPY_2_4 = {("tensor", "print_float_scalars"), ("tensor", "tensor_float_int_ind
              ("variable", "variable_scalar_conversions")}
 _OLD_NUMPY = tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 4)
 
+# Known differences still to remove (issue 13, tf.function), each a strict xfail that names what is missing.
+_RESPECIALISED = ("a traced program is specialised to its input shapes: a new shape under a relaxed signature runs "
+                  "the Python body again (with its output discarded), so a side effect like list.append repeats")
+PENDING = {
+    ("function_tracing", "python_strings_and_none"): "tf.strings is issue 15",
+    ("function_tracing", "numpy_scalars_become_tensors"): "a graph converts the Python 2 to bool for a bool "
+                                                          "tensor's *; eager conversion refuses it",
+    ("function_tracing", "reduce_retracing_lengths"): _RESPECIALISED,
+    ("function_tracing", "reduce_retracing_ranks_and_dtypes"): _RESPECIALISED,
+    ("function_tracing", "reduce_retracing_per_dimension"): _RESPECIALISED,
+    ("function_tracing", "input_signature_matching_calls"): _RESPECIALISED,
+    ("function_tracing", "concrete_function_reused_by_call"): _RESPECIALISED,
+    ("function_tracing", "autograph_converts_tensor_if"): "AutoGraph (issue 13 item 2) is not built yet",
+    ("function_tracing", "gather_out_of_range_at_run_time"): "tf.gather checks indices in its Python API, which a "
+                                                             "traced program does not run",
+    ("function_tracing", "assertion_at_run_time"): "assertions are decided while tracing, not ops of the program",
+    ("function_tracing", "reshape_error_at_run_time"): "a shape given as a tensor computed from the inputs is read "
+                                                       "while tracing (TF keeps it symbolic)",
+    ("function_tracing", "static_shape_error_while_tracing"): "TF's graph-construction shape errors "
+                                                              "(\"Dimensions must be equal ...\") are not "
+                                                              "reproduced",
+}
 
-@pytest.mark.parametrize("module,name", PARAMS, ids=[f"{m}::{n}" for m, n in PARAMS])
+
+PARAMS = [pytest.param(m, n, id=f"{m}::{n}",
+                       marks=[pytest.mark.xfail(strict=True, reason=PENDING[(m, n)])] if (m, n) in PENDING else [])
+          for m, cases in CASES.items() for n in cases]
+
+
+@pytest.mark.parametrize("module,name", PARAMS)
 def test_case_matches_tensorflow(module, name):
     if _OLD_NUMPY and (module, name) in NUMPY_2_4:
         pytest.skip(f"recorded with NumPy 2.4; this is NumPy {np.__version__}")

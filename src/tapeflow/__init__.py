@@ -36,6 +36,7 @@ from ._core.dtypes import bool_ as bool  # noqa: A001 - TF's name
 from ._core.logs import get_logger
 from ._core.module import Module
 from ._core.shape import TensorShape
+from ._core.state import STATE as _STATE
 from ._core.tape import GradientTape, UnconnectedGradients
 from ._core.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from ._core.tensor_spec import TensorSpec
@@ -107,15 +108,30 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
 
 
 def executing_eagerly():
-    """Always ``True``: tapeflow executes eagerly."""
-    return True
+    """Whether ops run eagerly here: ``False`` while ``tf.function`` traces a function, else ``True``."""
+    return _STATE.tracer is None
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None):
+    """Trace ``func`` per input signature and run the traced program after that (``tf.function``).
+
+    Used as ``@tf.function``, ``@tf.function(...)`` or ``tf.function(f, ...)``; see
+    :func:`tapeflow.compiler.tf_function.function` (loaded on first use).
+    """
+    from .compiler.tf_function import function as traced
+
+    return traced(func, input_signature, autograph, jit_compile, reduce_retracing, experimental_implements,
+                  experimental_autograph_options, experimental_attributes, experimental_relax_shapes,
+                  experimental_compile, experimental_follow_type_hints)
 
 
 _exports.install(globals(), "")  # last: every name above is listed in __all__ with the exported ones
 
 # ``tf.keras``, ``tf.train``, ``tf.test`` and tapeflow's own ``tapeflow.debug`` are imported on first use, as
 # TensorFlow loads Keras lazily: a program that only differentiates never pays for them at ``import tapeflow``.
-_LAZY_NAMESPACES = ("keras", "train", "test", "debug", "data")
+_LAZY_NAMESPACES = ("keras", "train", "test", "debug", "data", "config")
 
 
 def __getattr__(name):

@@ -217,6 +217,14 @@ def _sequence_kind(leaves):
     return kind
 
 
+def _first_unsupported(value):
+    if isinstance(value, (list, tuple)):
+        shape, leaves = [], []
+        _leaves(value, shape, 0, leaves)
+        return next((x for x in leaves if _kind(x) is None and not isinstance(x, np.dtype)), value)
+    return value
+
+
 def _python_kinds(value):
     """The set of kinds of the leaves of a Python value (scalars and nested sequences)."""
     if isinstance(value, (list, tuple)):
@@ -241,9 +249,7 @@ def to_dtype(value, dtype, infer_foreign=False):
     kinds = _python_kinds(value)
     if None in kinds:
         _refused(value)
-        if value is None:
-            raise _unsupported(value)
-        raise cannot_convert(value, dtype)
+        raise _unsupported(_first_unsupported(value))  # TF names the first leaf it has no conversion for
     target = np.dtype(np_type).kind
     accepts = _ACCEPTS.get(target, "")
     if not kinds <= set(accepts):

@@ -91,12 +91,14 @@ def _fresh(value):
 class _Call:
     """What the backward pass needs of one call: the user's ``grad_fn``, the variables read, the input count."""
 
-    __slots__ = ("grad_fn", "variables", "arg_count")
+    __slots__ = ("grad_fn", "variables", "arg_count", "result_ids")
 
-    def __init__(self, grad_fn, variables, arg_count):
+    def __init__(self, grad_fn, variables, arg_count, result_ids=()):
         self.grad_fn = grad_fn
         self.variables = variables
         self.arg_count = arg_count
+        # The ids of what the function returned (``None`` for a non-tensor): a traced call's outputs are these.
+        self.result_ids = result_ids
 
     def gradients(self, upstream):
         """Run ``grad_fn`` on the flat upstream gradients; return one gradient per recorded input."""
@@ -163,7 +165,7 @@ def _call_with_custom_gradient(f, name, args, kwargs):
     # Variables (passed or read) enter as reads, recorded on the tapes that watch them: that is the path from
     # the record back to the variable.
     inputs = tuple([convert_to_tensor(a) for a in flat_args] + [v.read_value() for v in variables])
-    call = _Call(grad_fn, variables, len(flat_args))
+    call = _Call(grad_fn, variables, len(flat_args), tuple([getattr(r, "_id", None) for r in nest.flatten(result)]))
     result_is_tuple = nest.is_nested(result)
     op = _make_op(name, result_is_tuple, len(flat_result) if result_is_tuple else 1)
     report_custom_gradient(op, inputs, flat_result, {"call": call}, nest.flatten(result))

@@ -39,10 +39,25 @@ def _dtype_error(op, inputs):
     for i, t in enumerate(inputs):
         dt = dtype_of(t._value.dtype)
         if dt != first:
+            if STATE.tracer is not None:
+                # While ``tf.function`` traces, TF builds a graph node, whose inputs are checked by name.
+                names = _input_names(op)
+                if len(names) > i:
+                    return TypeError(f"Input '{names[i]}' of '{op.name}' Op has type {dt.name} that does not match "
+                                     f"type {first.name} of argument '{names[0]}'.")
             return errors.InvalidArgumentError(
                 None, None, f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
                 f"{c_name(first)} tensor but is a {c_name(dt)} tensor [Op:{op.name}] name: ")
     return None
+
+
+def _input_names(op):
+    """The input names of TF's op definition (``x``, ``y`` for ``AddV2``), or ``()``."""
+    summary = op.tf_signature()
+    if summary is None or "signature=" not in summary:
+        return ()
+    inputs = summary.split("signature=", 1)[1].split(" -> ", 1)[0]
+    return tuple(part.split(":", 1)[0].strip() for part in inputs.split(","))
 
 
 def _allowed_error(op, inputs):

@@ -11,7 +11,7 @@ __all__ = [
     "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",
     "NotFoundError", "AlreadyExistsError", "PermissionDeniedError", "UnauthenticatedError",
     "ResourceExhaustedError", "FailedPreconditionError", "AbortedError", "OutOfRangeError",
-    "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+    "UnimplementedError", "InternalError", "UnavailableError", "DataLossError", "OperatorNotAllowedInGraphError",
 ]
 
 OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
@@ -80,6 +80,12 @@ UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, "An operation is
 InternalError = _make("InternalError", INTERNAL, "An internal error.")
 UnavailableError = _make("UnavailableError", UNAVAILABLE, "The runtime is unavailable.")
 DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss.")
+
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation on a symbolic tensor (``bool(t)`` inside a traced function) that a graph cannot do."""
+
 
 # The device TensorFlow names in kernel errors; tapeflow runs where NumPy runs, which TF would call this.
 CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"

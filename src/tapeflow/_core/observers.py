@@ -215,9 +215,11 @@ def report_read(variable, tensor):
 
 
 def report_assign(variable, method, value):
-    """``variable.<method>(value)`` changed the variable (``value``: what was assigned, a tensor or not, or ``None``).
+    """``variable.<method>(value)`` is changing the variable (``value``: what is assigned, a tensor or not, or
+    ``None``); ``method`` is ``"assign"``, ``"assign_add"``, ``"assign_sub"``, ``"slice_assign"`` or a scatter's name.
 
-    Only listeners are told: assignments are not differentiable, and no tape records them (as in TensorFlow).
+    Reported after the assignment is checked and before the variable changes. Only listeners are told: assignments
+    are not differentiable, and no tape records them (as in TensorFlow).
     """
     note = STATE.tapes.hear.variable_assigned
     if note is not None:

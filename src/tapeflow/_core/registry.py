@@ -81,11 +81,13 @@ class Op:
         on_error: ``on_error(exc, values, attrs)`` turns a NumPy exception into TF's error (optional).
         quiet: run the forward with NumPy's floating-point warnings off (ops that can make NaN or inf, which
             TF returns without a word).
+        stateful: whether two runs on the same inputs may differ or act outside the program (random ops,
+            printing); ``defop(..., stateful=True)``.
     """
 
     __slots__ = ("name", "forward", "vjp", "vjp_needs", "raw", "raw_needs", "num_outputs", "allowed", "allowed_nums",
                  "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp", "accepted",
-                 "key")
+                 "key", "stateful")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
                  on_error=None, quiet=False):
@@ -117,6 +119,9 @@ class Op:
         # How a stored equation names it: the name ``defop`` registered it under (usually ``name``), else the op
         # itself (a custom gradient's op, which no registry holds).
         self.key = self
+        # Whether running it twice on the same inputs may differ or act on the world (random ops, printing): a
+        # compiler never folds, merges or drops it.
+        self.stateful = False
 
     def defvjp(self, rule=None, *, needs=False):
         """Register ``rule`` as this op's gradient; use as a decorator right under the forward, ``@OP.defvjp``, or
@@ -167,7 +172,7 @@ class Op:
 
 
 def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, on_error=None, quiet=False,
-          multi_output=None):
+          multi_output=None, stateful=False):
     """Register a primitive whose forward is the decorated function; returns the :class:`Op`.
 
     Add the gradient right below with ``@OP.defvjp``; an op without one is non-differentiable.
@@ -181,6 +186,7 @@ def defop(name, *, num_outputs=1, dtypes=None, same_dtype=True, signature=None, 
             op.multi_output = multi_output
         REGISTRY[name] = op
         op.key = name
+        op.stateful = stateful
         return op
 
     return decorate

@@ -92,7 +92,7 @@ class Observers(list):
 
 
 class _ThreadState(threading.local):
-    """``tapes``: this thread's :class:`Observers`."""
+    """``tapes``: this thread's :class:`Observers`; ``tracer``: its trace in progress (``tf.function``) or ``None``."""
 
     def __init__(self):
         with LOCK:
@@ -101,6 +101,7 @@ class _ThreadState(threading.local):
         tapes = Observers()
         tapes.listeners = tapes.hear = hearing
         self.tapes = tapes
+        self.tracer = None  # the trace in progress on this thread (``tapeflow.compiler``), if any
 
 
 STATE = _ThreadState()

@@ -45,10 +45,13 @@ class Tensor:
 
     @property
     def shape(self) -> TensorShape:
+        tracer = STATE.tracer
+        if tracer is not None:  # an input of a function being traced: the shape its signature gives it
+            return tracer.static_shape(self)
         return TensorShape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
+        return self.shape
 
     def set_shape(self, shape):
         if not self.shape.is_compatible_with(shape):
@@ -143,6 +146,9 @@ class Tensor:
         shape = self._value.shape
         if not shape:
             raise TypeError("Cannot iterate over a scalar tensor.")
+        tracer = STATE.tracer
+        if tracer is not None and self._id >= tracer.start_id:
+            tracer.iterating(self)  # a tensor of a function being traced (``tf.function``)
         return (self[i] for i in range(shape[0]))
 
     def __copy__(self):
@@ -155,9 +161,15 @@ class Tensor:
         return constant, (self.numpy(),)
 
     def __repr__(self):
+        tracer = STATE.tracer
+        if tracer is not None and self._id >= tracer.start_id:
+            return tracer.describe(self)  # a symbolic tensor of the trace in progress
         return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={numpy_text(self._value, True)}>"
 
     def __str__(self):
+        tracer = STATE.tracer
+        if tracer is not None and self._id >= tracer.start_id:
+            return tracer.describe(self)
         return f"tf.Tensor({numpy_text(self._value, False)}, shape={self.shape}, dtype={self.dtype.name})"
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -101,6 +102,10 @@ class name_scope:  # noqa: N801 - TF's name
         _SCOPES.stack[:] = self._saved
 
 
+#: Every live variable by id (weakly): a traced function's reads name their variable by id (``equation.READ``).
+LIVE = weakref.WeakValueDictionary()
+
+
 def _scoped(name):
     prefix = "/".join(_SCOPES.stack)
     return f"{prefix}/{name}" if prefix else name
@@ -167,6 +172,7 @@ class Variable:
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
+        LIVE[self._id] = self
         report_variable(self)
 
     # --- reading -------------------------------------------------------------------------------------------
@@ -319,9 +325,9 @@ class Variable:
             raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {TensorShape(np.shape(new))} are "
                              "incompatible.")
+        report_assign(self, "assign", value)  # before the change, as every assignment reports (a trace undoes it)
         with self._lock:  # waits for a read-modify-write in progress, whose result this assignment replaces
             self._value = new
-        report_assign(self, "assign", value)
         return self._unread() if read_value else None
 
     _unread_view = None
@@ -531,8 +537,8 @@ class _VariableSlice(EagerTensor):
                                       f"{errors.shape_str(np.shape(part))} into final shape "
                                       f"{errors.shape_str(np.shape(target))}", name="strided_slice/_assign")
             new[self._index] = part
+            report_assign(var, "slice_assign", value)  # before the change, as every assignment reports
             var._value = new[()] if new.ndim == 0 else new
-        report_assign(var, "assign", value)
         return _UnreadVariable(var) if read_value else None
 
 

@@ -171,7 +171,7 @@ def _attr_dtype_error(op, dtype):
 # ------------------------------------------------------------------------------------------ uniform
 
 
-@defop("RandomUniform", same_dtype=False)
+@defop("RandomUniform", same_dtype=False, stateful=True)
 def RANDOM_UNIFORM(shape, *, dtype, rng):
     """Floats in ``[0, 1)``: ``Generator.random`` in float32/float64; float16 from 10 random mantissa bits."""
     dims = _dims("RandomUniform", shape)
@@ -181,7 +181,7 @@ def RANDOM_UNIFORM(shape, *, dtype, rng):
     return _out(rng.random(dims, dtype=np.dtype(dtype)))
 
 
-@defop("RandomUniformInt", same_dtype=False)
+@defop("RandomUniformInt", same_dtype=False, stateful=True)
 def RANDOM_UNIFORM_INT(shape, minval, maxval, *, rng):
     """Integers in ``[minval, maxval)``: ``Generator.integers`` (checks in TF's kernel order)."""
     dims = _dims("RandomUniformInt", shape)
@@ -245,7 +245,7 @@ def _standard_normal(rng, dims, dtype):
     return rng.standard_normal(dims, dtype=np.dtype(dtype))
 
 
-@defop("RandomStandardNormal", same_dtype=False)
+@defop("RandomStandardNormal", same_dtype=False, stateful=True)
 def RANDOM_STANDARD_NORMAL(shape, *, dtype, rng):
     """Standard normal values: ``Generator.standard_normal`` (float16 rounded from float32)."""
     dims = _dims("RandomStandardNormal", shape)
@@ -253,7 +253,7 @@ def RANDOM_STANDARD_NORMAL(shape, *, dtype, rng):
     return _out(_standard_normal(rng, dims, dtype))
 
 
-@defop("TruncatedNormal", same_dtype=False)
+@defop("TruncatedNormal", same_dtype=False, stateful=True)
 def TRUNCATED_NORMAL(shape, *, dtype, rng):
     """Standard normal values with those beyond 2 in magnitude drawn again, in rounds, until none is left."""
     dims = _dims("TruncatedNormal", shape)
@@ -295,7 +295,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=No
 # ------------------------------------------------------------------------------------------ categorical
 
 
-@defop("Multinomial", same_dtype=False)
+@defop("Multinomial", same_dtype=False, stateful=True)
 def MULTINOMIAL(logits, num_samples, *, output_dtype, rng):
     """Class indices drawn from ``softmax(logits)`` per row, by TF's kernel's method.
 
@@ -368,7 +368,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
 # ------------------------------------------------------------------------------------------ shuffle
 
 
-@defop("RandomShuffle", same_dtype=False)
+@defop("RandomShuffle", same_dtype=False, stateful=True)
 def RANDOM_SHUFFLE(value, *, rng):
     """``value`` with its first axis permuted by ``Generator.permutation``; a scalar comes back unchanged."""
     if np.ndim(value) == 0:

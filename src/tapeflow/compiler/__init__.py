@@ -1,0 +1,9 @@
+"""The tracing compiler behind ``tf.function``: trace (``trace.py``), optimise (``passes.py``), lower to generated
+Python over NumPy (``lower.py``); ``tf_function.py`` is the API and its caches, ``signature.py`` the cache keys.
+
+Loaded on the first use of ``tf.function``: ``import tapeflow`` does not pay for it.
+"""
+
+from .tf_function import ConcreteFunction, Function, function, functions_run_eagerly, run_functions_eagerly
+
+__all__ = ["ConcreteFunction", "Function", "function", "functions_run_eagerly", "run_functions_eagerly"]

@@ -1,0 +1,249 @@
+"""Lowering: a traced :class:`~tapeflow.compiler.trace.Graph` becomes one generated Python function.
+
+The function is straight-line code over NumPy values: each equation is one call of its op's forward (the same
+kernel eager execution runs), each variable read one attribute read, each assignment one call of the variable's
+own method. Per-op dispatch (dtype checks, wrapping results as tensors, reporting to the hook) is gone: the trace
+already checked what it checks, and the checks hold for every call of the same signature.
+
+Before lowering, two passes shrink the graph (``passes.py``): ops on constants alone are folded into their
+traced values, and what no output and no effect needs is dropped.
+
+The generated source can be read (``Plan.source``); each line that runs an op ends with a comment naming the op
+and the user's line that made it, and an error raised by a line is mapped back to that op (:meth:`Plan.error`).
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+
+import numpy as np
+
+from .._core import errors
+from .._core.dispatch import execute
+from .._core.equation import op_of
+from .._core.state import ERRSTATE, RESTORE, SILENCE, SILENT, line_of, next_id
+from .._core.tensor import EagerTensor
+from .._core.variable import _SOLE_HOLDER, _getrefcount
+from .trace import Assign, Read
+
+__all__ = ["Plan", "lower"]
+
+_new = object.__new__
+_counter = [0]
+
+
+def _assign(variable, value):
+    """A traced ``variable.assign(value)``: the trace checked dtype and shape, which a signature fixes."""
+    with variable._lock:
+        variable._value = value
+
+
+def _assign_add(variable, delta):
+    """A traced ``variable.assign_add(delta)``, in place when nothing else holds the array (``Variable._update``)."""
+    with variable._lock:
+        value = variable._value
+        variable._busy = True
+        try:
+            if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
+                np.add(value, delta, out=value)
+            else:
+                variable._value = value + delta
+        finally:
+            variable._busy = False
+
+
+def _assign_sub(variable, delta):
+    """A traced ``variable.assign_sub(delta)``, as :func:`_assign_add`."""
+    with variable._lock:
+        value = variable._value
+        variable._busy = True
+        try:
+            if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
+                np.subtract(value, delta, out=value)
+            else:
+                variable._value = value - delta
+        finally:
+            variable._busy = False
+
+
+_UPDATES = {"assign": "_assign", "assign_add": "_assign_add", "assign_sub": "_assign_sub"}
+
+
+class Plan:
+    """A graph lowered to a Python function ``run(*input_values) -> tuple of output values``.
+
+    ``source`` is the generated code; ``lines`` maps each of its line numbers to the node it runs (for errors).
+    """
+
+    __slots__ = ("run", "source", "lines", "filename", "graph")
+
+    def __init__(self, run, source, lines, filename, graph):
+        self.run, self.source, self.lines, self.filename, self.graph = run, source, lines, filename, graph
+
+    def error(self, exc, graph_name, stacks):
+        """TensorFlow's error for ``exc``, raised inside :attr:`run`: a graph execution error naming the op, where
+        the user's code made it (``stacks``: output id -> the user's frames then) and the kernel's own message."""
+        tb = exc.__traceback__
+        frame_locals, lineno = None, None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                frame_locals, lineno = tb.tb_frame.f_locals, tb.tb_lineno
+            tb = tb.tb_next
+        node = self.lines.get(lineno)
+        if node is None or type(node) is not tuple:
+            return None
+        op = op_of(node[0])
+        err = exc
+        if not isinstance(exc, errors.OpError):
+            # The eager kernel's error for the same values says what went wrong, in TF's words.
+            values = [frame_locals.get(_local(i), self.graph.constants.get(i)) for i in node[6::2]]
+            try:
+                execute(op, tuple([_tensor(v) for v in values]), node[1] or {})
+            except errors.OpError as eager:
+                err = eager
+            except Exception:  # noqa: BLE001 - no TF error for it: the original one is raised
+                return None
+            else:
+                return None
+        outs = node[4] if type(node[4]) is tuple else (node[4],)
+        stack = stacks.get(outs[0], ()) if outs else ()
+        frames = "".join(f'  File "{code.co_filename}", line {line}, in {code.co_name}\n\n' for code, line in stack)
+        core = _KERNEL_PREFIX.sub("", err.message)
+        core = _OP_SUFFIX.sub("", core)
+        text = (f"Graph execution error:\n\nDetected at node {op.name} defined at (most recent call last):\n{frames}"
+                f"{core}\n\t [[{{{{node {op.name}}}}}]] [Op:{graph_name}]")
+        return type(err)(None, None, text, err.error_code)
+
+
+_KERNEL_PREFIX = re.compile(r"^\{\{function_node [^}]*\}\} ")
+_OP_SUFFIX = re.compile(r" \[Op:[^\]]*\]( name: .*)?$", re.S)
+
+
+def _tensor(value):
+    t = _new(EagerTensor)
+    t._value = value
+    t._id = next_id()
+    return t
+
+
+def _local(tensor_id):
+    return f"v{tensor_id}"
+
+
+def lower(graph, name="f"):
+    """Generate, compile and return the :class:`Plan` of ``graph`` (already optimised)."""
+    namespace = {"_assign": _assign, "_assign_add": _assign_add, "_assign_sub": _assign_sub, "ERRSTATE": ERRSTATE,
+                 "SILENCE": SILENCE, "RESTORE": RESTORE, "SILENT": SILENT}
+    constants = {}  # id(value) -> name, so one array shared by several equations is bound once
+
+    def const(value, prefix="c"):
+        key = (prefix, id(value))
+        bound = constants.get(key)
+        if bound is None:
+            bound = f"{prefix}{len(constants)}"
+            constants[key] = bound
+            namespace[bound] = value
+        return bound
+
+    names = {i: _local(i) for i in graph.inputs}
+    # Variables passed as arguments are parameters of the program (another call may pass another variable);
+    # variables the function closed over are bound once.
+    variable_params = {vid: f"var_in{k}" for k, vid in enumerate(graph.variable_inputs)}
+
+    def var(variable):
+        return variable_params.get(variable._id) or const(variable, "var")
+
+    for i, value in graph.constants.items():
+        names[i] = const(value)
+
+    def ref(i):
+        return names[i]
+
+    body, lines = [], {}
+    quiet = False
+    for node in graph.nodes:
+        if type(node) is Read:
+            v = var(node.variable)
+            names[node.out] = _local(node.out)
+            body.append((f"{_local(node.out)} = {v}._value if not {v}._busy else {v}._snapshot()", node, ()))
+        elif type(node) is Assign:
+            v = var(node.variable)
+            value = ref(node.value) if node.constant is None else const(node.constant)
+            body.append((f"{_UPDATES[node.method]}({v}, {value})", node, (value,)))
+        else:
+            key, attrs, code, lasti, outputs, results = node[:6]
+            op = op_of(key)
+            call = _custom_call(attrs)
+            if call is not None:
+                # A custom-gradient call: forward, its outputs are what the function returned.
+                outs = outputs if type(outputs) is tuple else (outputs,)
+                values = results if type(outputs) is tuple else (results,)
+                for o, r, v in zip(outs, call.result_ids, values):
+                    names[o] = ref(r) if r is not None and r in names else const(v)
+                continue
+            quiet = quiet or op.quiet
+            args = [ref(i) for i in node[6::2]]
+            if attrs:
+                args += [f"{k}={const(v, 'k')}" for k, v in attrs.items()]
+            text = f"{const(op.forward, 'f')}({', '.join(args)})"
+            if type(outputs) is tuple:
+                for o in outputs:
+                    names[o] = _local(o)
+                if outputs:
+                    targets = ", ".join(_local(o) for o in outputs)
+                    text = f"{targets}, = {text}" if len(outputs) == 1 else f"{targets} = {text}"
+            else:
+                names[outputs] = _local(outputs)
+                text = f"{_local(outputs)} = {text}"
+            where = line_of((code, lasti)) if code is not None else None
+            body.append((f"{text}  # {op.name}" + (f" at {where}" if where else ""), node, args))
+    returns = [ref(i) for i in graph.outputs]
+    _counter[0] += 1
+    filename = f"<tf.function {name} #{_counter[0]}>"
+    params = [_local(i) for i in graph.inputs] + list(variable_params.values())
+    head = [f"def {_identifier(name)}({', '.join(params)}):"]
+    indent = "    "
+    if quiet:
+        # NaN and inf are results, as in TF, not warnings: the floating-point state of the ops that need it.
+        head.append("    token = SILENCE(SILENT) if ERRSTATE() is not SILENT else None")
+        head.append("    try:")
+        indent = "        "
+    out_lines = list(head)
+    # Each local is deleted after its last use: memory is given back as soon as it can be, and an assignment
+    # finds the variable's array held by nothing else (a read's local would keep it) and updates it in place.
+    last = {}
+    for k, (_text, _node, uses) in enumerate(body):
+        for name_ in uses:
+            last[name_] = k
+    for name_ in returns:
+        last.pop(name_, None)
+    dead = {}
+    for name_, k in last.items():
+        if name_[0] == "v":
+            dead.setdefault(k, []).append(name_)
+    for k, (text, node, _uses) in enumerate(body):
+        out_lines.append(indent + text)
+        lines[len(out_lines)] = node
+        if k in dead:
+            out_lines.append(f"{indent}del {', '.join(sorted(set(dead[k])))}")
+    out_lines.append(f"{indent}return ({', '.join(returns)}{',' if len(returns) == 1 else ''})")
+    if quiet:
+        out_lines.append("    finally:")
+        out_lines.append("        if token is not None:")
+        out_lines.append("            RESTORE(token)")
+    source = "\n".join(out_lines) + "\n"
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - the code is generated here, from the graph
+    # Tracebacks and ``inspect`` show the generated lines.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return Plan(namespace[_identifier(name)], source, lines, filename, graph)
+
+
+def _custom_call(attrs):
+    call = attrs.get("call") if attrs else None
+    return call if call is not None and hasattr(call, "result_ids") else None
+
+
+def _identifier(name):
+    text = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "f"
+    return text if not text[0].isdigit() else "_" + text

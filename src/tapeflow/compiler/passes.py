@@ -1,0 +1,82 @@
+"""Passes over a traced graph, each keeping what the function computes and does.
+
+- :func:`fold_constants`: an op whose inputs are all constants (tensors the function closed over, constants it
+  made, results of other folded ops) is replaced by the value the trace computed for it. Stateful ops (random
+  numbers, printing) are never folded.
+- :func:`drop_dead`: what neither an output nor an effect (an assignment, a stateful op) needs is dropped: the
+  gradients of a ``tape.gradient`` call nobody uses, reads of variables whose value is unused.
+"""
+
+from __future__ import annotations
+
+from .._core.equation import op_of
+from .trace import Assign, Read
+
+__all__ = ["fold_constants", "drop_dead", "optimize"]
+
+
+def _custom_call(node):
+    attrs = node[1]
+    call = attrs.get("call") if attrs else None
+    return call if call is not None and hasattr(call, "result_ids") else None
+
+
+def _outputs(node):
+    outs = node[4]
+    return outs if type(outs) is tuple else (outs,)
+
+
+def fold_constants(graph):
+    """Fold ops on constants alone into their traced values (in place); returns how many were folded."""
+    constants = graph.constants
+    kept, folded = [], 0
+    for node in graph.nodes:
+        if type(node) is tuple and not op_of(node[0]).stateful and _custom_call(node) is None:
+            ids = node[6::2]
+            if all(i in constants for i in ids):
+                outs, results = node[4], node[5]
+                if type(outs) is tuple:
+                    constants.update(zip(outs, results))
+                else:
+                    constants[outs] = results
+                folded += 1
+                continue
+        kept.append(node)
+    graph.nodes = kept
+    return folded
+
+
+def drop_dead(graph):
+    """Drop the nodes that no output and no effect needs (in place); returns how many were dropped."""
+    live = set(graph.outputs)
+    kept = []
+    for node in reversed(graph.nodes):
+        kind = type(node)
+        if kind is Assign:
+            if node.value is not None:
+                live.add(node.value)
+            kept.append(node)
+        elif kind is Read:
+            if node.out in live:
+                kept.append(node)
+        else:
+            call = _custom_call(node)
+            needed = op_of(node[0]).stateful or any(o in live for o in _outputs(node))
+            if not needed:
+                continue
+            if call is not None:
+                live.update(i for i in call.result_ids if i is not None)
+            else:
+                live.update(node[6::2])
+            kept.append(node)
+    dropped = len(graph.nodes) - len(kept)
+    kept.reverse()
+    graph.nodes = kept
+    used = set(live)
+    graph.constants = {i: v for i, v in graph.constants.items() if i in used}
+    return dropped
+
+
+def optimize(graph):
+    """Run the passes in order; returns ``{pass name: nodes removed}``."""
+    return {"fold_constants": fold_constants(graph), "drop_dead": drop_dead(graph)}

@@ -1,0 +1,808 @@
+"""``tf.function``: trace a Python function once per input signature and run the traced program after that.
+
+A :class:`Function` binds each call to the Python function's parameters, keys it (``signature.py``) and keeps one
+:class:`ConcreteFunction` per key. Tracing runs the Python function on the call's own values while a tracer
+observes everything it does (``trace.py``); the graph is optimised (``passes.py``) and lowered to generated Python
+over NumPy (``lower.py``). So Python side effects (``print``, appending to a list) happen while tracing only, as
+in TensorFlow, and every later call of the same signature runs the generated code.
+
+A call made while a tape or forward accumulator records runs the traced program op by op through ``execute``
+instead, so that the tapes record it and every gradient, jacobian and higher derivative works through it.
+
+A generated program is specialised to the shapes it was traced with. A concrete function that TensorFlow would
+run on other shapes (an ``input_signature`` with ``None`` dimensions, ``reduce_retracing``, or a concrete function
+called with another shape) keeps one program per shape it meets; a new shape is traced again with the Python
+function's printed output discarded, and does not count as a trace (``experimental_get_tracing_count``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import io
+import weakref
+
+import numpy as np
+
+from .._core import errors, nest
+from .._core import primitives as P
+from .._core.convert import c_name
+from .._core.dispatch import EMPTY, execute
+from .._core.equation import op_of
+from .._core.shape import TensorShape
+from .._core.state import STATE, next_id
+from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
+from .._core.tensor_spec import TensorSpec
+from . import errors_in_user_code, lower, passes, retracing, signature, trace
+
+__all__ = ["Function", "ConcreteFunction", "function", "run_functions_eagerly", "functions_run_eagerly"]
+
+_new = object.__new__
+_RUN_EAGERLY = [False]
+
+_VARIABLE_ON_LATER_CALL = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the tf.Variable is only "
+    "created once or created outside tf.function. See https://www.tensorflow.org/guide/function#creating_tfvariables "
+    "for more information.")
+
+
+def run_functions_eagerly(run_eagerly):
+    """Run every ``tf.function`` as plain Python from now on (``True``), for debugging, or trace again."""
+    _RUN_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    """Whether :func:`run_functions_eagerly` is on."""
+    return _RUN_EAGERLY[0]
+
+
+class _Leaf:
+    """Where a traced function's result put a tensor: the index of its value among the program's outputs."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+class _Program:
+    """One trace's graph and its generated code, with what rebuilds the result."""
+
+    __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs")
+
+    def __init__(self, graph, plan, structure, leaves, variable_ids, output_specs):
+        self.graph, self.plan, self.structure, self.leaves = graph, plan, structure, leaves
+        self.variable_ids = variable_ids  # ids the trace's argument variables had, in argument order
+        self.output_specs = output_specs  # the result with a TensorSpec (static shape) for each tensor
+
+
+class ConcreteFunction:
+    """One trace of a :class:`Function`: a graph for one input signature, lowered to generated Python.
+
+    Call it with arguments of the signature it was traced for. ``graph`` and :meth:`pretty_printed_source` show
+    what it runs; ``structured_input_signature`` and ``inputs`` describe what it takes.
+    """
+
+    def __init__(self, owner, key, program, specs, python_key):
+        self._owner = owner
+        self._key = key
+        self._programs = {python_key: program}
+        self._first = program
+        self._specs = specs
+        _COUNTER[0] += 1
+        self._graph_name = f"__inference_{owner._name}_{_COUNTER[0]}"
+        self._prepare_binding()
+
+    @property
+    def name(self):
+        return self._owner._name
+
+    @property
+    def graph(self):
+        return self._first.graph
+
+    @property
+    def structured_input_signature(self):
+        """``(args, kwargs)`` of ``TensorSpec``\\ s (named after the parameters) and Python values."""
+        return self._specs
+
+    @property
+    def inputs(self):
+        """The graph's tensor inputs (name, static shape and dtype), in order."""
+        names = self._owner._input_names(self._specs)
+        specs = [s for s in nest.flatten(self._specs) if isinstance(s, TensorSpec)]
+        return [GraphTensor(f"{n}:0", s.shape, s.dtype) for n, s in zip(names, specs)]
+
+    @property
+    def structured_outputs(self):
+        """The result's structure with a ``TensorSpec`` (static shape and dtype) for each tensor."""
+        return self._first.output_specs
+
+    @property
+    def outputs(self):
+        """The graph's tensor outputs (name, static shape and dtype), in order."""
+        specs = [s for s in nest.flatten(self._first.output_specs) if isinstance(s, TensorSpec)]
+        return [GraphTensor("Identity:0" if k == 0 else f"Identity_{k}:0", s.shape, s.dtype)
+                for k, s in enumerate(specs)]
+
+    def pretty_printed_source(self):
+        """The generated Python this function runs (for the shapes it was first traced with)."""
+        return self._first.plan.source
+
+    def _prepare_binding(self):
+        """What calls bind to: the Python signature, where parameters traced with a Python value default to it."""
+        params = self._owner._parameters
+        self._literals = {}
+        self._tensor_params = []
+        self._call_signature = None
+        if params is None or params.signature is None:
+            return
+        args_specs, kwargs_specs = self._specs
+        values = dict(zip(params.signature.parameters, args_specs))
+        values.update(kwargs_specs)
+        for name in params.signature.parameters:
+            if name in values:
+                (self._tensor_params.append(name) if _holds_tensors(values[name])
+                 else self._literals.__setitem__(name, values[name]))
+        self._call_signature = params.signature
+
+    def _signature_text(self):
+        params = self._owner._parameters
+        if params is None or params.signature is None:
+            return "(*args, **kwargs)"
+        args_specs, kwargs_specs = self._specs
+        values = dict(zip(params.signature.parameters, args_specs))
+        values.update(kwargs_specs)
+        parts = []
+        for name in params.signature.parameters:
+            if name in self._literals:
+                parts.append(f"{name}: Literal[{self._literals[name]!r}]")
+            elif name in values:
+                parts.append(f"{name}: {_type_text(_unnamed(values[name]))}")
+        return f"({', '.join(parts)}) -> {_type_text(_unnamed(self._first.output_specs))}"
+
+    def _flat_failure(self, args, kwargs):
+        """TF's second complaint: the call against the tensor parameters alone."""
+        flat = self._tensor_params
+        head = f"{self._owner._name}({', '.join(flat)})"
+        if len(args) > len(flat):
+            return f"{head} takes {len(flat)} positional arguments, got {len(args)}."
+        for k in kwargs:
+            if k in flat[:len(args)]:
+                return f"{head} got two values for '{k}'."
+        missing = [p for p in flat[len(args):] if p not in kwargs]
+        return f"{head} missing required arguments: {', '.join(missing)}."
+
+    def _binding_error(self, reason, args, kwargs):
+        return TypeError(f"Binding inputs to tf.function failed due to `{reason}`. Received args: {args!r} and "
+                         f"kwargs: {kwargs!r} for signature: {self._signature_text()}.\nFallback to flat "
+                         f"signature also failed due to: {self._flat_failure(args, kwargs)}")
+
+    def __call__(self, *args, **kwargs):
+        sig = self._call_signature
+        if sig is None:
+            bound = (args, kwargs)
+        else:
+            try:
+                b = sig.bind_partial(*args, **kwargs)
+                for name, traced in self._literals.items():
+                    b.arguments.setdefault(name, traced() if type(traced) is weakref.ref else traced)
+                b = sig.bind(*b.args, **b.kwargs)  # what is still missing is missing
+            except TypeError as exc:
+                reason = str(exc)
+                try:  # Python's own binding says what it finds first (a missing argument before an unknown one)
+                    sig.bind(*args, **kwargs)
+                except TypeError as first:
+                    reason = str(first)
+                raise self._binding_error(reason, args, kwargs) from None
+            b.apply_defaults()
+            bound = (b.args, b.kwargs)
+            for name, traced in self._literals.items():
+                value = b.arguments.get(name, traced)
+                if type(traced) is weakref.ref:
+                    if traced() is not value and traced() != value:
+                        raise self._binding_error(f"Can not cast {value!r} to {traced!r}", args, kwargs)
+                elif value != traced or type(value) is not type(traced) and not isinstance(value, (int, float)):
+                    raise self._binding_error(f"Can not cast {value!r} to Literal[{traced!r}]", args, kwargs)
+        bound = (_as_spec_tensors(bound[0], self._specs[0]), bound[1])
+        key, tensors, variables = signature.key_of(*bound)
+        want = [s for s in nest.flatten(self._specs) if isinstance(s, TensorSpec)]
+        for i, (t, spec) in enumerate(zip(tensors, want)):
+            if t.dtype != spec.dtype:
+                raise errors.InvalidArgumentError(
+                    None, None, f"cannot compute {self._graph_name} as input #{i}(zero-based) was expected to be a "
+                    f"{c_name(spec.dtype)} tensor but is a {c_name(t.dtype)} tensor [Op:{self._graph_name}]")
+        return self._call(bound, key, tensors, variables)
+
+    def _call(self, bound, key, tensors, variables):
+        program = self._programs.get(key)
+        if program is None:
+            program = self._programs[key] = self._owner._specialise(bound, tensors)
+        if STATE.tapes:
+            return _replay(program, tensors, variables)
+        values = [t._value for t in tensors]
+        if variables:
+            values += variables
+        try:
+            out = program.plan.run(*values)
+        except Exception as exc:
+            err = program.plan.error(exc, self._graph_name, program.graph.stacks)
+            if err is None:
+                raise
+            raise err from None
+        return _pack(program, out)
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.name}{self._specs}>"
+
+
+def _pack(program, out, tensors=False):
+    """The result structure around the program's output values ``out`` (or tensors, with ``tensors``)."""
+    flat = []
+    for leaf in program.leaves:
+        if type(leaf) is not _Leaf:
+            flat.append(leaf)
+        elif tensors:
+            flat.append(out[leaf.index])
+        else:
+            t = _new(EagerTensor)
+            t._value = out[leaf.index]
+            t._id = next_id()
+            flat.append(t)
+    structure = program.structure
+    return flat[0] if structure is None else nest.pack_sequence_as(structure, flat)
+
+
+def _replay(program, tensors, variables):
+    """Run the graph op by op through ``execute``, so the active tapes record every op and read."""
+    graph = program.graph
+    env = dict(zip(graph.inputs, tensors))
+    swap = dict(zip(program.variable_ids, variables))  # the trace's argument variables -> this call's
+
+    def var(v):
+        return swap.get(v._id, v)
+
+    for node in graph.nodes:
+        kind = type(node)
+        if kind is trace.Read:
+            env[node.out] = var(node.variable)._read()
+        elif kind is trace.Assign:
+            value = env[node.value] if node.constant is None else node.constant
+            getattr(var(node.variable), node.method)(value, read_value=False)
+        else:
+            attrs = node[1]
+            call = lower._custom_call(attrs)
+            outputs = node[4]
+            if call is not None:
+                outs = outputs if type(outputs) is tuple else (outputs,)
+                values = node[5] if type(outputs) is tuple else (node[5],)
+                for o, r, v in zip(outs, call.result_ids, values):
+                    env[o] = _get(env, graph, r) if r is not None else constant_of(v)
+                continue
+            ins = tuple([_get(env, graph, i) for i in node[6::2]])
+            result = execute(op_of(node[0]), ins, attrs or EMPTY)
+            if type(outputs) is tuple:
+                env.update(zip(outputs, result))
+            else:
+                env[outputs] = result
+    # The tensors themselves (an output that is an input gets an identity of its own, as TF returns one).
+    outs = []
+    for i in graph.outputs:
+        out = _get(env, graph, i)
+        outs.append(execute(P.IDENTITY, (out,)) if i in graph.inputs else out)
+    return _pack(program, outs, tensors=True)
+
+
+def _get(env, graph, i):
+    t = env.get(i)
+    if t is None:
+        t = env[i] = constant_of(graph.constants[i])
+    return t
+
+
+class Function:
+    """A Python function traced per input signature (``tf.function``); call it as the function itself."""
+
+    def __init__(self, python_function, input_signature=None, autograph=True, jit_compile=None,
+                 reduce_retracing=False, instance=None):
+        if not callable(python_function):
+            raise TypeError(f"{python_function!r} is not a callable object")
+        self._python_function = python_function
+        self._name = getattr(python_function, "__name__", type(python_function).__name__)
+        self._input_signature = _checked_signature(input_signature)
+        self._autograph = autograph
+        self._jit_compile = jit_compile
+        self._reduce_retracing = bool(reduce_retracing)
+        self._cache = {}  # key -> ConcreteFunction (exact keys; relaxed ones too, looked up by ``fits``)
+        self._tracing_count = 0
+        self._variables_created = None  # whether the first trace created variables (None: not traced yet)
+        self._bound_instances = weakref.WeakKeyDictionary()
+        self._signature_error = None  # raised at the first call, as TF does
+        self._instance = instance
+        self._parameters = _parameters(python_function)
+        if self._input_signature is not None and self._parameters is not None:
+            kinds = [p.kind for p in self._parameters.signature.parameters.values()]
+            positional = [k for k in kinds if k in (inspect.Parameter.POSITIONAL_ONLY,
+                                                    inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+            extra = len(self._input_signature) - len(positional)
+            if extra > 0 and inspect.Parameter.VAR_POSITIONAL not in kinds:
+                self._signature_error = TypeError(f"input_signature contains {extra} extra type constraints.")
+        self._detector = retracing.detector_of(python_function)
+        functools.update_wrapper(self, python_function, updated=())
+
+    # --- what TF shows -----------------------------------------------------------------------------------
+    @property
+    def python_function(self):
+        """The Python function this traces."""
+        return self._python_function
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def input_signature(self):
+        return None if self._input_signature is None else tuple(self._input_signature)
+
+    def experimental_get_tracing_count(self):
+        """How many times this function has been traced."""
+        return self._tracing_count
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        # One cache per instance, as TF keeps one per bound method.
+        try:
+            bound = self._bound_instances.get(instance)
+        except TypeError:  # an instance that cannot be weakly referenced: a fresh cache each time
+            bound = None
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._input_signature,
+                             self._autograph, self._jit_compile, self._reduce_retracing, instance)
+            bound._detector = self._detector
+            try:
+                self._bound_instances[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    def __repr__(self):
+        return f"<tapeflow.Function {self._name}>"
+
+    # --- calling -----------------------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if _RUN_EAGERLY[0]:
+            return self._python_function(*args, **kwargs)  # eager debugging: plain Python, nothing checked
+        bound = self._bind(args, kwargs)
+        key, tensors, variables = signature.key_of(*bound)
+        concrete = self._lookup(key)
+        traced = concrete is None
+        if traced:
+            concrete = self._trace(bound, key, tensors, variables, args, kwargs)
+        if STATE.tracer is None:  # only eager calls count towards the retracing warning
+            retracing.note_call(self._detector, traced, self._python_function)
+        # Inside another function's trace, the call runs op by op and that trace records it (inlined).
+        return concrete._call(bound, key, tensors, variables)
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The concrete function for these arguments (tensors, or ``tf.TensorSpec``\\ s standing for them)."""
+        if self._input_signature is not None and not args and not kwargs:
+            args = tuple(self._input_signature)
+        bound = self._bind(args, kwargs, specs=True)
+        key, tensors, variables = signature.key_of(*bound)
+        concrete = self._lookup(key)
+        if concrete is None:
+            concrete = self._trace(bound, key, tensors, variables, args, kwargs)
+        return concrete
+
+    def _lookup(self, key):
+        concrete = self._cache.get(key)
+        if concrete is not None:
+            return concrete
+        best = None
+        for traced, c in self._cache.items():
+            if signature.fits(key, traced) and (best is None or signature.vagueness(traced) <
+                                                 signature.vagueness(best[0])):
+                best = (traced, c)
+        return None if best is None else best[1]
+
+    def _general_key(self, key):
+        """With ``reduce_retracing``, the key to trace a new call under: relaxed against what is traced."""
+        if not self._reduce_retracing:
+            return key
+        best = None
+        for traced in self._cache:
+            relaxed = signature.relax(key, traced)
+            if relaxed is not None and (best is None or signature.vagueness(relaxed) < signature.vagueness(best)):
+                best = relaxed
+        return key if best is None else best
+
+    # --- binding -----------------------------------------------------------------------------------------
+    def _bind(self, args, kwargs, concrete=None, specs=False):
+        r"""``(args, kwargs)`` bound to the parameters, defaults filled in; with an input signature, converted
+        (``TensorSpec``\ s, with ``specs``, stand for tensors of their type)."""
+        if self._signature_error is not None:
+            raise self._signature_error
+        params = self._parameters
+        if params is not None and params.simple and not kwargs and len(args) == params.count:
+            bound = (args, {})
+        else:
+            try:
+                sig = params.signature if params is not None else None
+                if sig is None:
+                    bound = (args, kwargs)
+                else:
+                    b = sig.bind(*args, **kwargs)
+                    b.apply_defaults()
+                    bound = (b.args, b.kwargs)
+            except TypeError as exc:
+                raise TypeError(self._binding_text(str(exc), args, kwargs, concrete)) from None
+        if self._input_signature is not None and not specs:
+            bound = self._conform(bound, args, kwargs, concrete)
+        return bound
+
+    def _signature_text(self):
+        params = self._parameters
+        if params is None or params.signature is None:
+            return "(*args, **kwargs)"
+        names = [p for p in params.signature.parameters.values()]
+        if self._input_signature is None:
+            return "(" + ", ".join(str(p) for p in names) + ")"
+        parts = []
+        for p, spec in zip(names, self._input_signature):
+            parts.append(f"{p.name}: {_type_text(spec)}")
+        return "(" + ", ".join(parts) + ")"
+
+    def _binding_text(self, reason, args, kwargs, concrete=None):
+        text = (f"Binding inputs to tf.function failed due to `{reason}`. Received args: {args!r} and kwargs: "
+                f"{kwargs!r} for signature: {self._signature_text()}.")
+        return text
+
+    def _conform(self, bound, args, kwargs, concrete):
+        """Arguments converted to the input signature's specs, or TF's binding error."""
+        args_b, kwargs_b = bound
+        specs = self._input_signature
+        values = list(args_b)
+        out = []
+        for value, spec in zip(values, specs):
+            try:
+                out.append(_conform_one(value, spec))
+            except _CastError as exc:
+                raise TypeError(self._binding_text(str(exc), args, kwargs, concrete)) from None
+        return tuple(out) + tuple(values[len(specs):]), kwargs_b
+
+    # --- tracing -----------------------------------------------------------------------------------------
+    def _trace(self, bound, key, tensors, variables, args, kwargs):
+        """Trace for ``key`` (relaxed with ``reduce_retracing``), count it, cache and return the concrete one."""
+        general = self._general_key(key)
+        if self._input_signature is not None:
+            general = _signature_key(self._input_signature, key)
+        first = self._variables_created is None
+        program = self._program(bound, tensors, variables, general, allow_variables=first)
+        if first and program is _CREATED_VARIABLES:
+            # TF's first call: the trace that created the variables is set aside, and the function is traced
+            # again, this time with the variables in place (the Python body runs twice on this call).
+            self._tracing_count += 1
+            self._variables_created = True
+            program = self._program(bound, tensors, variables, general, allow_variables=False)
+        elif first:
+            self._variables_created = False
+        self._tracing_count += 1
+        concrete = ConcreteFunction(self, general, program, _specs_of(bound, general, self._parameters,
+                                                                      self._input_signature), key)
+        self._cache[general] = concrete
+        return concrete
+
+    def _program(self, bound, tensors, variables, general, allow_variables, quiet=False):
+        tracer = trace.Tracer()
+        tracer.autograph = bool(self._autograph)
+        placeholders = [trace.placeholder(t._value) for t in tensors]
+        tracer.dynamic.update(p._id for p in placeholders)
+        shapes, _ = signature.leaf_shapes(general)
+        for p, shape, name in zip(placeholders, shapes, self._input_names(bound)):
+            tracer.static_shapes[p._id] = shape
+            tracer.names[p._id] = f"{name}:0"
+            if shape is None or None in shape:
+                tracer.generalised = True
+        t_args, t_kwargs = signature.substitute(bound[0], bound[1], placeholders)
+        fn = self._python_function
+        try:
+            if quiet:
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    result = trace.run(tracer, fn, t_args, t_kwargs, _as_outputs)
+            else:
+                result = trace.run(tracer, fn, t_args, t_kwargs, _as_outputs)
+        except Exception as exc:
+            if not self._autograph:
+                raise
+            raise errors_in_user_code.wrap(exc, fn) from None
+        if tracer.created:
+            if allow_variables:
+                return _CREATED_VARIABLES
+            error = ValueError(_VARIABLE_ON_LATER_CALL)
+            raise errors_in_user_code.wrap(error, fn, tracer.created_at) if self._autograph else error
+        return _program(self._name, tracer, placeholders, variables, result)
+
+    def _input_names(self, bound):
+        """TF's names of the tensor inputs: the parameter's name, numbered after the first within a structure."""
+        params = self._parameters
+        names = list(params.signature.parameters) if params is not None and params.signature is not None else []
+        out = []
+        specs = self._input_signature or ()
+        for i, value in enumerate(bound[0]):
+            base = names[i] if i < len(names) else "args"
+            named = value if isinstance(value, TensorSpec) else specs[i] if i < len(specs) else None
+            if isinstance(named, TensorSpec) and named.name:
+                base = named.name
+            out.extend(_numbered(base, value))
+        for k in sorted(bound[1]):
+            out.extend(_numbered(k, bound[1][k]))
+        return out
+
+    def _specialise(self, bound, tensors):
+        """A program for shapes this concrete function was not traced with: traced again, output discarded."""
+        key, _, variables = signature.key_of(*bound)
+        return self._program(bound, tensors, variables, key, allow_variables=False, quiet=True)
+
+
+class _CastError(Exception):
+    pass
+
+
+_COUNTER = [0]
+
+
+class GraphTensor:
+    """A tensor of a concrete function's graph, as ``inputs`` and ``outputs`` list them: a name, a static shape
+    and a dtype (no value)."""
+
+    __slots__ = ("name", "shape", "dtype")
+
+    def __init__(self, name, shape, dtype):
+        self.name, self.shape, self.dtype = name, TensorShape(shape), dtype
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+
+def _holds_tensors(spec):
+    return any(isinstance(s, TensorSpec) for s in nest.flatten(spec)) if nest.is_nested(spec) else isinstance(
+        spec, TensorSpec)
+
+
+def _unnamed(spec):
+    """Specs as TF prints them in a signature (without the names)."""
+    if isinstance(spec, TensorSpec):
+        return TensorSpec(spec.shape, spec.dtype)
+    if nest.is_nested(spec):
+        return nest.pack_sequence_as(spec, [_unnamed(s) for s in nest.flatten(spec)])
+    return spec
+
+
+def _as_spec_tensors(values, specs):
+    """Python lists and NumPy arrays where the concrete function has tensors become tensors of the spec's dtype."""
+    out = []
+    for v, s in zip(values, specs):
+        if isinstance(s, TensorSpec) and not isinstance(v, Tensor) and not getattr(v, "_tapeflow_variable", False):
+            try:
+                v = convert_to_tensor(v, dtype=s.dtype)
+            except (TypeError, ValueError):
+                v = convert_to_tensor(v)
+        out.append(v)
+    return tuple(out) + tuple(values[len(specs):])
+
+
+_CREATED_VARIABLES = object()
+
+
+class _Parameters:
+    """What binding needs of the Python function's parameters, worked out once."""
+
+    __slots__ = ("signature", "simple", "count")
+
+    def __init__(self, sig):
+        self.signature = sig
+        params = list(sig.parameters.values())
+        # A call with exactly one positional argument per parameter binds to itself.
+        self.simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        self.count = len(params)
+
+
+def _numbered(base, value):
+    count = [0]
+    names = []
+
+    def walk(v):
+        if isinstance(v, (Tensor, TensorSpec)) or type(v) is np.ndarray or isinstance(v, np.generic):
+            names.append(base if count[0] == 0 else f"{base}_{count[0]}")
+            count[0] += 1
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif type(v) is dict:
+            for k in sorted(v, key=lambda k: (type(k).__name__, k)):
+                walk(v[k])
+
+    walk(value)
+    return names
+
+
+def _parameters(fn):
+    try:
+        return _Parameters(inspect.signature(fn))
+    except (TypeError, ValueError):
+        return None
+
+
+def _type_text(spec):
+    if isinstance(spec, TensorSpec):
+        return repr(spec)
+    if isinstance(spec, (list, tuple)):
+        inner = ", ".join(_type_text(s) for s in spec)
+        return f"List[{inner}]" if isinstance(spec, list) else f"Tuple[{inner}]"
+    return repr(spec)
+
+
+def _checked_signature(input_signature):
+    if input_signature is None:
+        return None
+    if not isinstance(input_signature, (list, tuple)):
+        raise TypeError(f"input_signature must be either a tuple or a list, got {_tf_type(input_signature)}.")
+    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, TensorSpec)]
+    if bad:
+        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
+                        f"args {bad} with types {[_tf_type(b) for b in bad]}.")
+    return list(input_signature)
+
+
+class _TypeText(str):
+    """A type as TF's message shows it (TF's own module paths for its classes)."""
+
+    def __repr__(self):
+        return str(self)
+
+
+def _tf_type(value):
+    names = {"TensorSpec": "tensorflow.python.framework.tensor.TensorSpec",
+             "DType": "tensorflow.python.framework.dtypes.DType"}
+    name = type(value).__name__
+    return _TypeText(f"<class '{names[name]}'>" if name in names else str(type(value)))
+
+
+def _conform_one(value, spec):
+    if isinstance(spec, (list, tuple)):
+        if isinstance(spec, list) and not isinstance(value, list):
+            raise _CastError(f"Can not cast {value!r} to list type.")
+        if len(value) != len(spec):
+            raise _CastError("object of type 'Tuple' has no len()")
+        return type(spec)(_conform_one(v, s) for v, s in zip(value, spec))
+    if isinstance(value, Tensor):
+        t = value
+    elif getattr(value, "_tapeflow_variable", False):
+        t = value.read_value()
+    else:
+        try:
+            t = convert_to_tensor(value, dtype=spec.dtype)
+        except (TypeError, ValueError) as exc:
+            raise _CastError(str(exc)) from None
+    if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):
+        raise _CastError(f"Can not cast {TensorSpec(t.shape, t.dtype)!r} to {spec!r}")
+    return t
+
+
+def _signature_key(specs, key):
+    """The key of calls conforming to an input signature: the specs' shapes, the call's own dtypes."""
+    args_key, kwargs_key = key[2]
+    children = list(args_key[2])
+    for i, spec in enumerate(specs):
+        if i < len(children):
+            children[i] = _spec_key(spec, children[i])
+    return (signature.STRUCT, "call", ((signature.STRUCT, args_key[1], tuple(children)), kwargs_key))
+
+
+def _spec_key(spec, key):
+    if isinstance(spec, TensorSpec):
+        dims = spec.shape.dims
+        return (signature.TENSOR, None if dims is None else tuple(dims), key[2])
+    return (signature.STRUCT, key[1], tuple(_spec_key(s, k) for s, k in zip(spec, key[2])))
+
+
+def _specs_of(bound, key, params, input_signature):
+    """``structured_input_signature``: TensorSpecs named as the input signature names them, else after their
+    parameters; Python values as they are."""
+    args_key = key[2][0][2]
+    names = list(params.signature.parameters) if params is not None and params.signature is not None else []
+    given = input_signature or ()
+    specs = []
+    for i, (value, k) in enumerate(zip(bound[0], args_key)):
+        name = names[i] if i < len(names) else None
+        named = value if isinstance(value, TensorSpec) else given[i] if i < len(given) else None
+        if isinstance(named, TensorSpec) and named.name:
+            name = named.name
+        specs.append(_spec_of(value, k, name))
+    return (tuple(specs), {n: v for n, v in bound[1].items()})
+
+
+def _spec_of(value, key, name):
+    if key[0] is signature.OBJECT:
+        return key[1]  # an object keyed by a weak reference: the signature does not keep it alive
+    if key[0] is signature.TENSOR:
+        return TensorSpec(key[1], _dtype_of(key[2]), name)
+    if key[0] is signature.STRUCT and isinstance(value, (list, tuple)):
+        items = [_spec_of(v, k, name) for v, k in zip(value, key[2])]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    return value
+
+
+def _dtype_of(np_dtype):
+    from .._core.dtypes import dtype_of
+
+    return dtype_of(np_dtype)
+
+
+def _as_outputs(result):
+    """The traced function's result as TF returns it, made inside the trace: a variable becomes its value read at
+    the end of the call, a Python or NumPy value a tensor; ``None`` and other objects stay as they are."""
+    if nest.is_nested(result):
+        return nest.pack_sequence_as(result, [_as_output(v) for v in nest.flatten(result)])
+    return _as_output(result)
+
+
+def _as_output(value):
+    if isinstance(value, Tensor) or value is None:
+        return value
+    if getattr(value, "_tapeflow_variable", False):
+        return value.read_value()
+    if isinstance(value, (int, float, bool, complex, str, bytes, np.ndarray, np.generic)):
+        return convert_to_tensor(value)
+    return value
+
+
+def _program(name, tracer, placeholders, variables, result):
+    """The :class:`_Program` of a finished trace (``result`` already through :func:`_as_outputs`)."""
+    flat = nest.flatten(result) if nest.is_nested(result) else [result]
+    specs = [TensorSpec(tracer.static_shape(v), v.dtype) if isinstance(v, Tensor) else v for v in flat]
+    output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
+    outputs, leaves, extra = [], [], {}
+    for value in flat:
+        if not isinstance(value, Tensor):
+            leaves.append(value)  # None, any other object: returned as it is
+            continue
+        t = value
+        leaves.append(_Leaf(len(outputs)))
+        outputs.append(t._id)
+        extra[t._id] = t._value
+    graph = trace.Graph(tracer.nodes, [p._id for p in placeholders], outputs, tracer.variables, tracer.created)
+    graph.stacks = tracer.stacks
+    known = set(graph.inputs) | set(graph.constants)
+    for node in graph.nodes:
+        if type(node) is trace.Read:
+            known.add(node.out)
+        elif type(node) is tuple:
+            outs = node[4]
+            known.update(outs if type(outs) is tuple else (outs,))
+    for i in outputs:
+        if i not in known:  # a tensor made before the trace, returned as it is
+            graph.constants[i] = extra[i]
+    graph.variable_inputs = [v._id for v in variables]
+    passes.optimize(graph)
+    plan = lower.lower(graph, name)
+    structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None
+    return _Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None):
+    """Trace ``func`` per input signature and run the traced program after that (``tf.function``).
+
+    Used as ``@tf.function``, ``@tf.function(...)`` or ``tf.function(f, ...)``. ``input_signature`` fixes the
+    signature to a list of ``tf.TensorSpec``; ``reduce_retracing`` (or the older ``experimental_relax_shapes``)
+    lets shapes generalise; ``jit_compile`` and the ``experimental_*`` options are accepted as TensorFlow accepts
+    them.
+    """
+    relax = bool(reduce_retracing or experimental_relax_shapes)
+    if func is None:
+        return lambda f: Function(f, input_signature, autograph, jit_compile, relax)
+    return Function(func, input_signature, autograph, jit_compile, relax)

@@ -1,0 +1,368 @@
+"""Tracing: run a Python function once and keep everything it did to tensors and variables as a :class:`Graph`.
+
+The function runs eagerly, on the values of the call that traces it, while a :class:`Tracer` observes the hook
+(``_core/observers.py``) as the only recording observer of the thread: it takes every op (its ``tracked`` holds
+every id, so no op is left out, integer ones included), every variable read, and, as a listener, every
+assignment, variable created and value leaving for Python. The outer tapes are set aside while it traces: what a
+tape sees of a traced function is its call, not the ops the trace ran.
+
+The tensors made while tracing are *symbolic* in TensorFlow's sense: their values belong to this one trace, so
+``.numpy()``, ``bool()``, ``float()`` and ``int()`` on them raise TensorFlow's errors (a Python ``if`` on a tensor
+would freeze the branch the trace took). Tensors made before the trace (closures, globals) stay eager: an op on
+them alone is folded into a constant when the graph is built.
+
+A graph is the trace's equations in program order (the stored form of ``_core/equation.py``) plus its effects:
+:class:`Read` and :class:`Assign` nodes for variables. Program order is a topological order, so lowering it to
+straight-line code (``lower.py``) keeps every effect where the function made it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .._core import errors, observers
+from .._core.equation import READ, op_of
+from .._core.shape import TensorShape
+from .._core.state import PACKAGE_DIR, STATE, next_id, user_frame
+from .._core.tensor import EagerTensor
+from .._core.variable import LIVE
+
+__all__ = ["Tracer", "Graph", "Read", "Assign", "tracing", "is_symbolic", "run", "placeholder"]
+
+_new = object.__new__
+
+
+class _Everything:
+    """The tracer's ``tracked``: every tensor and variable id is in it, so every op and read is reported to it."""
+
+    __slots__ = ()
+
+    def __contains__(self, tensor_id):
+        return True
+
+    def add(self, tensor_id):
+        pass
+
+    def __len__(self):
+        return 0
+
+
+_EVERYTHING = _Everything()
+
+
+class Read:
+    """``out = variable`` read at this point of the program."""
+
+    __slots__ = ("variable", "out")
+
+    def __init__(self, variable, out):
+        self.variable, self.out = variable, out
+
+    def __repr__(self):
+        return f"Read({self.variable.name}, {self.out})"
+
+
+class Assign:
+    """``variable.<method>(value)``: ``value`` is an id in the graph, or a constant array (``constant``)."""
+
+    __slots__ = ("variable", "method", "value", "constant")
+
+    def __init__(self, variable, method, value, constant):
+        self.variable, self.method, self.value, self.constant = variable, method, value, constant
+
+    def __repr__(self):
+        return f"Assign({self.variable.name}.{self.method}, {self.value if self.constant is None else 'const'})"
+
+
+class Tracer:
+    """The recording observer and listener of one trace (see the module docstring)."""
+
+    # Recording-observer protocol (``_core/observers.py``).
+    tracked = _EVERYTHING
+    roots = frozenset()
+    watch_accessed = True
+    sees_every_op = True  # ``stop_recording`` inside a traced function stops tapes, not the trace
+    # Listener protocol: it hears the backward passes of tapes inside the function too.
+    user_code_only = False
+
+    def __init__(self):
+        self.records = self  # ``append`` below takes each stored equation
+        self.nodes = []
+        self.variables = {}  # id -> variable read or assigned, in first-use order
+        self.created = []  # variables created while tracing
+        self.created_at = None  # the user's line that created the first of them
+        self.static_shapes = {}  # placeholder id -> the shape the function sees (``None`` where it generalises)
+        self.saved = {}  # variable id -> (variable, its value before the trace first changed it)
+        self.names = {}  # placeholder id -> TF's name of it (``"x:0"``)
+        self.producers = {}  # tensor id -> the node that made it
+        self.dynamic = set()  # ids whose values depend on the inputs or on variables (not foldable constants)
+        self.autograph = True  # whether the function is AutoGraph's (TF wraps its errors, allows iteration)
+        self.stacks = {}  # an equation's first output id -> the user's frames that made it
+        self.generalised = False  # whether some input shape has a ``None``
+        self.start_id = next_id()  # every tensor made from here on belongs to this trace
+
+    # --- recording observer -----------------------------------------------------------------------------
+    def append(self, eq):
+        if eq[0] is READ:
+            variable = LIVE.get(eq[6])
+            if variable is None:  # a read of a variable made before the registry knew it (not expected)
+                raise errors.InternalError(None, None, "tf.function traced a read of an unknown variable")
+            self.variables.setdefault(variable._id, variable)
+            self.nodes.append(Read(variable, eq[4]))
+            self.dynamic.add(eq[4])
+        else:
+            self.nodes.append(eq)
+            dynamic = self.dynamic
+            for i in eq[6::2]:
+                if i in dynamic:
+                    outs = eq[4]
+                    dynamic.update(outs if type(outs) is tuple else (outs,))
+                    break
+            outs = eq[4]
+            if outs is not None and outs != ():
+                # Where the user's code made it, outermost frame first: what a graph execution error shows.
+                self.stacks[outs[0] if type(outs) is tuple else outs] = _user_stack()
+            if self.generalised:
+                outs = eq[4]
+                for o in outs if type(outs) is tuple else (outs,):
+                    self.producers[o] = eq
+
+    def watch_variable(self, variable):
+        self.variables.setdefault(variable._id, variable)
+
+    # --- what the function sees -------------------------------------------------------------------------
+    def static_shape(self, tensor):
+        """The shape ``tensor`` shows while tracing: an input's from the signature (``None`` where it
+        generalises); an elementwise op's broadcast from its inputs'; any other tensor's own."""
+        shape = self.static_shapes.get(tensor._id, _OWN)
+        if shape is _OWN:
+            if not self.generalised:
+                return TensorShape(tensor._value.shape)
+            shape = self.static_shapes[tensor._id] = self._inferred(tensor._id, tensor._value.shape)
+        return TensorShape(shape)
+
+    def _inferred(self, tensor_id, actual):
+        node = self.producers.get(tensor_id)
+        if node is None or type(node) is not tuple or type(node[4]) is tuple:
+            return actual
+        ins = []
+        for i, v in zip(node[6::2], node[7::2]):
+            known = self.static_shapes.get(i, _OWN)
+            if known is _OWN:
+                t = _new(EagerTensor)
+                t._value, t._id = v, i
+                known = self.static_shape(t).dims
+            ins.append((np.shape(v), known))
+        out = list(actual)
+        for shape, known in ins:
+            if known is None:
+                if len(shape) == len(actual):
+                    return None if len(ins) == 1 else actual
+                continue
+            if len(shape) > len(actual) or any(s not in (1, a) for s, a in zip(shape[::-1], out[::-1])):
+                return actual  # not an elementwise op's inputs: its own shape
+            for k in range(1, len(shape) + 1):
+                if known[-k] is None and shape[-k] == actual[-k]:
+                    out[-k] = None
+        return tuple(out)
+
+    def name_of(self, tensor):
+        """TF's name of a symbolic tensor: ``"x:0"`` for the input ``x``, ``"mul_1:0"`` for the second product."""
+        name = self.names.get(tensor._id)
+        if name is not None:
+            return name
+        counts = {}
+        for node in self.nodes:
+            if type(node) is Read:
+                base, outs = "ReadVariableOp", (node.out,)
+            elif type(node) is tuple:
+                op = op_of(node[0])
+                base = _NODE_NAMES.get(op.name, op.name)
+                outs = node[4] if type(node[4]) is tuple else (node[4],)
+            else:
+                continue
+            k = counts.get(base, 0)
+            counts[base] = k + 1
+            if tensor._id in outs:
+                return f"{base if k == 0 else f'{base}_{k}'}:{outs.index(tensor._id)}"
+        return "Const:0"
+
+    def describe(self, tensor):
+        """How TF prints a symbolic tensor: ``Tensor("x:0", shape=(None,), dtype=float32)``."""
+        return f'Tensor("{self.name_of(tensor)}", shape={self.static_shape(tensor)}, dtype={tensor.dtype.name})'
+
+    # --- listener -------------------------------------------------------------------------------------------
+    def variable_assigned(self, variable, method, value):
+        if method not in _REPLAYABLE:
+            raise errors.UnimplementedError(
+                None, None, f"tapeflow cannot trace `{method}` on a variable inside tf.function yet; call it "
+                "outside the function, or run the function eagerly (tf.config.run_functions_eagerly(True)).")
+        self.variables.setdefault(variable._id, variable)
+        if variable._id not in self.saved:
+            # Tracing must not change the world: the value is put back when the trace ends (an in-place update
+            # would change this very array, so it is copied).
+            old = variable._value
+            self.saved[variable._id] = (variable, old.copy() if type(old) is np.ndarray else old)
+        if isinstance(value, EagerTensor):
+            self.nodes.append(Assign(variable, method, value._id, None))
+        else:
+            self.nodes.append(Assign(variable, method, None, variable._convert(value)))
+
+    def variable_created(self, variable):
+        if not self.created:
+            self.created_at = user_frame(2)
+        self.created.append(variable)
+
+    def value_left(self, value, how):
+        if getattr(value, "_tapeflow_variable", False) or value._id < self.start_id:
+            return  # a variable's value, or a tensor made before the trace: eager values
+        # ``.numpy()`` and ``bool()`` are refused for every tensor of the graph, as TF refuses them; a value
+        # read by code (a shape given as a tensor) only where it depends on the inputs or variables.
+        if how in (".numpy()", "bool()") or value._id in self.dynamic:
+            raise _leave_error(value, how, self.name_of(value))
+
+    def iterating(self, tensor):
+        """``for v in tensor`` on a tensor of the graph: AutoGraph's functions unroll it, others refuse it."""
+        if not self.autograph:
+            raise errors.OperatorNotAllowedInGraphError(
+                "Iterating over a symbolic `tf.Tensor` is not allowed. You can attempt the following resolutions to "
+                "the problem: If you are running in Graph mode, use Eager execution mode or decorate this function "
+                "with @tf.function. If you are using AutoGraph, you can try decorating this function with "
+                "@tf.function. If that does not work, then you may be using an unsupported feature or your source "
+                "code may not be visible to AutoGraph. See https://github.com/tensorflow/tensorflow/blob/master/"
+                "tensorflow/python/autograph/g3doc/reference/limitations.md#access-to-source-code for more "
+                "information.")
+
+
+_OWN = object()
+
+# The node names TF's Python operators give (``x * y`` makes ``mul``); other ops are named by their type.
+_NODE_NAMES = {"Mul": "mul", "AddV2": "add", "Sub": "sub", "RealDiv": "truediv", "FloorDiv": "floordiv",
+               "FloorMod": "mod", "Pow": "pow", "Neg": "Neg", "Maximum": "Maximum", "Minimum": "Minimum"}
+
+# What a traced assignment can be replayed as: the variable's own method with the assigned value.
+_REPLAYABLE = frozenset({"assign", "assign_add", "assign_sub"})
+
+
+def _leave_error(tensor, how, name):
+    if how == ".numpy()":
+        return AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
+    if how == "bool()":
+        return errors.OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the following "
+            "resolutions to the problem: If you are running in Graph mode, use Eager execution mode or decorate "
+            "this function with @tf.function. If you are using AutoGraph, you can try decorating this function "
+            "with @tf.function. If that does not work, then you may be using an unsupported feature or your source "
+            "code may not be visible to AutoGraph. See "
+            "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
+            "limitations.md#access-to-source-code for more information.")
+    if how.startswith("a NumPy conversion"):
+        return NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({name}) to a numpy array. This error may "
+            "indicate that you're trying to pass a Tensor to a NumPy call, which is not supported.")
+    kind = how[:-2]  # "float()" -> "float"
+    if kind == "int":
+        return TypeError("int() argument must be a string, a bytes-like object or a real number, not "
+                         "'SymbolicTensor'")
+    return TypeError(f"{kind}() argument must be a string or a real number, not 'SymbolicTensor'")
+
+
+def _user_stack():
+    """``(code, line)`` of the user's frames (outside tapeflow) on the stack, outermost first."""
+    frames = []
+    f = sys._getframe(2)
+    while f is not None:
+        if not f.f_code.co_filename.startswith(PACKAGE_DIR):
+            frames.append((f.f_code, f.f_lineno))
+        f = f.f_back
+    frames.reverse()
+    return tuple(frames)
+
+
+def tracing():
+    """The :class:`Tracer` of this thread's trace in progress, or ``None``."""
+    return STATE.tracer
+
+
+def is_symbolic(tensor):
+    """Whether ``tensor`` was made by the trace in progress on this thread."""
+    tracer = STATE.tracer
+    return tracer is not None and tensor._id >= tracer.start_id and isinstance(tensor, EagerTensor)
+
+
+class Graph:
+    """A traced function: ``nodes`` in program order over ``inputs`` (placeholder ids), giving ``outputs``.
+
+    ``nodes`` holds stored equations (``_core/equation.py``) and :class:`Read` and :class:`Assign` nodes;
+    ``constants`` maps each id used but made by no node and no input to its value (tensors the function closed
+    over, constants it made); ``variables`` are the variables the nodes read or assign.
+    """
+
+    __slots__ = ("nodes", "inputs", "outputs", "constants", "variables", "created", "variable_inputs", "stacks")
+
+    def __init__(self, nodes, inputs, outputs, variables, created):
+        self.nodes = nodes
+        self.inputs = inputs
+        self.outputs = outputs
+        self.variables = variables
+        self.created = created
+        self.constants = _constants_of(nodes, inputs)
+        self.variable_inputs = []  # ids of the variables passed as arguments: inputs of the program, in order
+        self.stacks = {}  # an equation's first output id -> the user's frames that made it
+
+    def ops(self):
+        """The ops of the graph's equations, in program order (reads and assignments left out)."""
+        return [op_of(n[0]) for n in self.nodes if type(n) is tuple]
+
+    def __repr__(self):
+        return f"<Graph: {len(self.inputs)} inputs, {len(self.nodes)} nodes, {len(self.outputs)} outputs>"
+
+
+def _constants_of(nodes, inputs):
+    known = set(inputs)
+    constants = {}
+    for n in nodes:
+        if type(n) is tuple:
+            for i, v in zip(n[6::2], n[7::2]):
+                if i not in known:
+                    constants[i] = v
+                    known.add(i)
+            outs = n[4]
+            known.update(outs if type(outs) is tuple else (outs,))
+        elif type(n) is Read:
+            known.add(n.out)
+    return constants
+
+
+def run(tracer, fn, args, kwargs, finish=None):
+    """``finish(fn(*args, **kwargs))`` run as the trace of ``tracer`` (made before the placeholders in ``args``).
+
+    Outer tapes and forward accumulators are set aside while the function runs, and restored after; so are the
+    variables it assigned: a trace records what the function does, and the program does it when it runs.
+    """
+    tapes = STATE.tapes
+    saved = tapes[:]
+    outer = STATE.tracer
+    tapes[:] = [tracer]
+    STATE.tracer = tracer
+    observers.listen(tracer)
+    try:
+        result = fn(*args, **kwargs)
+        return result if finish is None else finish(result)
+    finally:
+        observers.unlisten(tracer)
+        STATE.tracer = outer
+        tapes[:] = saved
+        for variable, value in tracer.saved.values():
+            with variable._lock:
+                variable._value = value
+
+
+def placeholder(value):
+    """A fresh tensor for a traced function's input, holding the tracing call's value."""
+    t = _new(EagerTensor)
+    t._value = value
+    t._id = next_id()
+    return t
