@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     manip,
     nn,
     numerics,
+    printing,
     random,
     reduction,
     segment,

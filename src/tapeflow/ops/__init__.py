@@ -25,6 +25,7 @@ from . import (  # noqa: F401
     operators,
     pad_ops,
     pool3d_ops,
+    print_ops,
     random_ops,
     reduction_ops,
     segment_ops,
