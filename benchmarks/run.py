@@ -65,6 +65,25 @@ def seed_tapeflow(steps):
         b.assign_sub(0.01 * db)
 
 
+def seed_traced(steps):
+    """The seed step under ``tf.function``: the tape, gradient and updates traced once."""
+    w = tf.Variable(0.0)
+    b = tf.Variable(0.0)
+    xs = tf.constant([1.0, 2.0, 3.0, 4.0])
+    ys = tf.constant([3.0, 5.0, 7.0, 9.0])
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((w * xs + b - ys) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(0.01 * dw)
+        b.assign_sub(0.01 * db)
+
+    for _ in range(steps):
+        step()
+
+
 def seed_numpy(steps):
     xs = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
     ys = np.array([3.0, 5.0, 7.0, 9.0], np.float32)
@@ -84,12 +103,12 @@ def seed_numpy(steps):
 BATCH, WIDTHS = 64, (64, 128, 128, 10)
 
 
-def _mlp_data():
+def _mlp_data(batch=BATCH, widths=WIDTHS):
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((BATCH, WIDTHS[0])).astype(np.float32)
-    labels = rng.integers(0, WIDTHS[-1], BATCH)
+    x = rng.standard_normal((batch, widths[0])).astype(np.float32)
+    labels = rng.integers(0, widths[-1], batch)
     params = []
-    for n_in, n_out in zip(WIDTHS[:-1], WIDTHS[1:]):
+    for n_in, n_out in zip(widths[:-1], widths[1:]):
         params.append(rng.standard_normal((n_in, n_out)).astype(np.float32) * np.float32(np.sqrt(2 / n_in)))
         params.append(np.zeros(n_out, np.float32))
     return x, labels, params
@@ -129,10 +148,39 @@ def mlp_keras_sgd(steps):
         opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
 
 
-def mlp_numpy(steps):
-    x, labels, params = _mlp_data()
-    onehot = np.eye(WIDTHS[-1], dtype=np.float32)[labels]
-    rows = np.arange(BATCH)
+def mlp_traced(steps, batch=BATCH, widths=WIDTHS):
+    """The MLP step of :func:`mlp_tapeflow` under ``tf.function``: traced once, then generated code."""
+    x, labels, params = _mlp_data(batch, widths)
+    x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
+    variables = [tf.Variable(p) for p in params]
+    lr = np.float32(0.01)
+
+    @tf.function
+    def step(x, labels):
+        with tf.GradientTape() as tape:
+            loss = _mlp_loss(x, labels, variables)
+        for v, g in zip(variables, tape.gradient(loss, variables)):
+            v.assign_sub(lr * g)
+
+    for _ in range(steps):
+        step(x, labels)
+
+
+BIG_BATCH, BIG_WIDTHS = 512, (512, 512, 512, 10)
+
+
+def mlp_big_traced(steps):
+    mlp_traced(steps, BIG_BATCH, BIG_WIDTHS)
+
+
+def mlp_big_numpy(steps):
+    mlp_numpy(steps, BIG_BATCH, BIG_WIDTHS)
+
+
+def mlp_numpy(steps, batch=BATCH, widths=WIDTHS):
+    x, labels, params = _mlp_data(batch, widths)
+    onehot = np.eye(widths[-1], dtype=np.float32)[labels]
+    rows = np.arange(batch)
     lr = np.float32(0.01)
     n_layers = len(params) // 2
     for _ in range(steps):
@@ -147,7 +195,7 @@ def mlp_numpy(steps):
         e = np.exp(shifted)
         p = e / e.sum(axis=1, keepdims=True)
         -np.mean(np.log(p[rows, labels]))
-        g = (p - onehot) / np.float32(BATCH)
+        g = (p - onehot) / np.float32(batch)
         for i in range(n_layers - 1, -1, -1):
             if i < n_layers - 1:
                 g = g * (pre[i] > 0)
@@ -190,6 +238,44 @@ def rnn_tapeflow(steps):
             loss = tf.reduce_mean(tf.square(tf.matmul(h, wo) - y))
         for v, g in zip(variables, tape.gradient(loss, variables)):
             v.assign_sub(lr * g)
+
+
+def rnn_traced(steps):
+    """The unrolled RNN step under ``tf.function``."""
+    xs, y, params = _rnn_data()
+    xs = [tf.constant(x) for x in xs]
+    y = tf.constant(y)
+    wx, wh, b, wo = variables = [tf.Variable(p) for p in params]
+    h0 = tf.zeros((RNN_BATCH, RNN_HIDDEN))
+    lr = np.float32(0.01)
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            h = h0
+            for x in xs:
+                h = tf.tanh(tf.matmul(x, wx) + tf.matmul(h, wh) + b)
+            loss = tf.reduce_mean(tf.square(tf.matmul(h, wo) - y))
+        for v, g in zip(variables, tape.gradient(loss, variables)):
+            v.assign_sub(lr * g)
+
+    for _ in range(steps):
+        step()
+
+
+def call_traced(steps):
+    """A traced function's fixed cost: ``f(x) = x * 2`` on a scalar, called ``steps`` times."""
+    x = tf.constant(1.0)
+    f = tf.function(lambda x: x * 2.0)
+    for _ in range(steps):
+        f(x)
+
+
+def call_numpy(steps):
+    x = np.float32(1.0)
+    two = np.float32(2.0)
+    for _ in range(steps):
+        x * two
 
 
 def rnn_numpy(steps):
@@ -350,9 +436,14 @@ def main():
     rows = []
     for name, a, b, steps, *per_step in [
         ("seed_loop", seed_tapeflow, seed_numpy, 3000),
+        ("seed_loop, tf.function", seed_traced, seed_numpy, 3000),
         ("mlp_step (64-128-128-10, batch 64)", mlp_tapeflow, mlp_numpy, 300),
+        ("mlp_step, tf.function", mlp_traced, mlp_numpy, 300),
         ("mlp_step, Keras SGD update", mlp_keras_sgd, mlp_numpy, 300),
+        ("mlp_step (512-512-512-10, batch 512), tf.function", mlp_big_traced, mlp_big_numpy, 20),
         ("rnn_step (tanh, 20 steps unrolled)", rnn_tapeflow, rnn_numpy, 300),
+        ("rnn_step, tf.function", rnn_traced, rnn_numpy, 300),
+        ("tf.function call (x * 2 on a scalar)", call_traced, call_numpy, 20000),
         ("op_no_tape (2x2 multiply)", op_no_tape, op_numpy, 20000),
         ("op_recorded (2x2 multiply)", op_recorded, op_numpy, 20000),
         ("chain_backward (200 ops, fwd+bwd)", chain_tapeflow, chain_numpy, 2000),

@@ -305,7 +305,7 @@ class Function:
     """A Python function traced per input signature (``tf.function``); call it as the function itself."""
 
     def __init__(self, python_function, input_signature=None, autograph=True, jit_compile=None,
-                 reduce_retracing=False, instance=None):
+                 reduce_retracing=False):
         if not callable(python_function):
             raise TypeError(f"{python_function!r} is not a callable object")
         self._python_function = python_function
@@ -317,9 +317,7 @@ class Function:
         self._cache = {}  # key -> ConcreteFunction (exact keys; relaxed ones too, looked up by ``fits``)
         self._tracing_count = 0
         self._variables_created = None  # whether the first trace created variables (None: not traced yet)
-        self._bound_instances = weakref.WeakKeyDictionary()
         self._signature_error = None  # raised at the first call, as TF does
-        self._instance = instance
         self._parameters = _parameters(python_function)
         if self._input_signature is not None and self._parameters is not None:
             kinds = [p.kind for p in self._parameters.signature.parameters.values()]
@@ -349,22 +347,26 @@ class Function:
         """How many times this function has been traced."""
         return self._tracing_count
 
+    def __set_name__(self, owner, name):
+        self._attribute = name
+
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        # One cache per instance, as TF keeps one per bound method.
-        try:
-            bound = self._bound_instances.get(instance)
-        except TypeError:  # an instance that cannot be weakly referenced: a fresh cache each time
-            bound = None
-        if bound is None:
-            bound = Function(self._python_function.__get__(instance, owner), self._input_signature,
-                             self._autograph, self._jit_compile, self._reduce_retracing, instance)
-            bound._detector = self._detector
-            try:
-                self._bound_instances[instance] = bound
-            except TypeError:
-                pass
+        # One cache per instance, as TF keeps one per bound method. It is kept in the instance's own dict, where
+        # attribute lookups find it first: the instance and its bound function refer to each other, a cycle the
+        # collector frees with the instance (a cache held by this descriptor would keep every instance alive).
+        name = getattr(self, "_attribute", None)
+        instance_dict = getattr(instance, "__dict__", None)
+        if name is not None and instance_dict is not None:
+            bound = instance_dict.get(name)  # special methods (``__call__``) are looked up here every time
+            if type(bound) is Function:
+                return bound
+        bound = Function(self._python_function.__get__(instance, owner), self._input_signature, self._autograph,
+                         self._jit_compile, self._reduce_retracing)
+        bound._detector = self._detector
+        if name is not None and instance_dict is not None:
+            instance_dict[name] = bound
         return bound
 
     def __repr__(self):
@@ -788,6 +790,7 @@ def _program(name, tracer, placeholders, variables, result):
     graph.variable_inputs = [v._id for v in variables]
     passes.optimize(graph)
     plan = lower.lower(graph, name)
+    graph.forget_values()
     structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None
     return _Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
 

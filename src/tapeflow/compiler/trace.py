@@ -65,12 +65,14 @@ class Read:
 
 
 class Assign:
-    """``variable.<method>(value)``: ``value`` is an id in the graph, or a constant array (``constant``)."""
+    """``variable.<method>(value)``: ``value`` is an id in the graph (``traced`` its value in the trace), or
+    ``None`` with a ``constant`` array."""
 
-    __slots__ = ("variable", "method", "value", "constant")
+    __slots__ = ("variable", "method", "value", "constant", "traced")
 
-    def __init__(self, variable, method, value, constant):
+    def __init__(self, variable, method, value, constant, traced=None):
         self.variable, self.method, self.value, self.constant = variable, method, value, constant
+        self.traced = traced
 
     def __repr__(self):
         return f"Assign({self.variable.name}.{self.method}, {self.value if self.constant is None else 'const'})"
@@ -201,12 +203,12 @@ class Tracer:
                 "outside the function, or run the function eagerly (tf.config.run_functions_eagerly(True)).")
         self.variables.setdefault(variable._id, variable)
         if variable._id not in self.saved:
-            # Tracing must not change the world: the value is put back when the trace ends (an in-place update
-            # would change this very array, so it is copied).
+            # Tracing must not change the world: the value is put back when the trace ends, into the very array
+            # the variable held (an in-place update changes that array, so its contents are copied first).
             old = variable._value
-            self.saved[variable._id] = (variable, old.copy() if type(old) is np.ndarray else old)
+            self.saved[variable._id] = (variable, old, old.copy() if type(old) is np.ndarray else None)
         if isinstance(value, EagerTensor):
-            self.nodes.append(Assign(variable, method, value._id, None))
+            self.nodes.append(Assign(variable, method, value._id, None, value._value))
         else:
             self.nodes.append(Assign(variable, method, None, variable._convert(value)))
 
@@ -312,6 +314,21 @@ class Graph:
         self.variable_inputs = []  # ids of the variables passed as arguments: inputs of the program, in order
         self.stacks = {}  # an equation's first output id -> the user's frames that made it
 
+    def forget_values(self):
+        """Drop the values the trace computed from the equations (the constants stay): the graph keeps no array
+        alive, not a variable's (which would stop in-place updates) nor the trace's intermediates."""
+        kept = []
+        for n in self.nodes:
+            if type(n) is tuple:
+                attrs = n[1]
+                custom = attrs is not None and "call" in attrs
+                head = n[:5] + ((n[5] if custom else None),)
+                n = head + tuple(x for pair in zip(n[6::2], [None] * len(n[6::2])) for x in pair)
+            elif type(n) is Assign:
+                n.traced = None
+            kept.append(n)
+        self.nodes = kept
+
     def ops(self):
         """The ops of the graph's equations, in program order (reads and assignments left out)."""
         return [op_of(n[0]) for n in self.nodes if type(n) is tuple]
@@ -333,6 +350,9 @@ def _constants_of(nodes, inputs):
             known.update(outs if type(outs) is tuple else (outs,))
         elif type(n) is Read:
             known.add(n.out)
+        elif type(n) is Assign and n.value is not None and n.value not in known:
+            constants[n.value] = n.traced  # a constant made in the function and assigned as it is
+            known.add(n.value)
     return constants
 
 
@@ -355,9 +375,12 @@ def run(tracer, fn, args, kwargs, finish=None):
         observers.unlisten(tracer)
         STATE.tracer = outer
         tapes[:] = saved
-        for variable, value in tracer.saved.values():
+        for variable, array, contents in tracer.saved.values():
             with variable._lock:
-                variable._value = value
+                if contents is not None:
+                    np.copyto(array, contents)
+                variable._value = array
+        tracer.saved.clear()  # the tracer lives on in a cycle (``records``): it must not hold the arrays
 
 
 def placeholder(value):

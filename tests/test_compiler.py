@@ -1,0 +1,259 @@
+"""``tf.function``'s compiler (``tapeflow.compiler``): what golden cases cannot show.
+
+The generated program (folding, dead code, freeing values after their last use, in-place updates), that tracing
+leaves no trace in the world, gradients of every kind through and inside traced functions, and the errors a running
+program raises.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+
+def _source(f, *args):
+    return f.get_concrete_function(*args).pretty_printed_source()
+
+
+# ------------------------------------------------------------------------------------------ the program
+
+
+def test_constants_are_folded_and_dead_code_dropped():
+    c = tf.constant(3.0)
+
+    @tf.function
+    def f(x):
+        k = c * 2.0 + 1.0  # constants only: folded into one value
+        unused = tf.exp(x)  # nobody needs it: dropped
+        del unused
+        return x * k
+
+    src = _source(f, tf.constant(1.0))
+    assert "Exp" not in src and "AddV2" not in src and src.count("Mul") == 1
+    assert f(tf.constant(2.0)).numpy() == 14.0
+
+
+def test_values_are_freed_after_their_last_use():
+    @tf.function
+    def f(x):
+        a = tf.exp(x)
+        b = tf.sin(a)
+        return tf.cos(b)
+
+    src = _source(f, tf.ones([3]))
+    assert src.count("del ") >= 2
+
+
+def _address(v):
+    return v._value.__array_interface__["data"][0]
+
+
+def test_traced_update_is_in_place():
+    v = tf.Variable(np.ones(1000, np.float32))
+    before = _address(v)  # not the array itself: holding it would keep the update from being in place
+
+    @tf.function
+    def step(g):
+        v.assign_sub(0.5 * g)
+
+    # Nothing else holds the array: it is updated where it is, as ``p -= lr * g`` would. (An update that is not in
+    # place allocates the new array while the old one is alive: it cannot land at the same address.)
+    step(tf.ones([1000]))
+    assert _address(v) == before
+    step(tf.ones([1000]))
+    assert _address(v) == before
+    np.testing.assert_array_equal(v.numpy(), np.full(1000, 0.0, np.float32))
+
+
+def test_an_array_read_elsewhere_is_not_updated_in_place():
+    v = tf.Variable(np.ones(3, np.float32))
+    before = v.read_value()
+
+    @tf.function
+    def step():
+        v.assign_add(tf.ones([3]))
+
+    step()
+    np.testing.assert_array_equal(before.numpy(), np.ones(3))  # the earlier read keeps its value
+    np.testing.assert_array_equal(v.numpy(), np.full(3, 2.0))
+
+
+def test_tracing_changes_no_variable():
+    v = tf.Variable(1.0)
+    seen = []
+
+    @tf.function
+    def f():
+        v.assign_add(1.0)
+        seen.append(float(v.read_value()._value))  # what the trace saw
+        v.assign(10.0)
+        return v.read_value()
+
+    out = f()
+    # The trace ran the body once (it saw 2.0), then undid it; the program ran it once more.
+    assert seen == [2.0] and out.numpy() == 10.0 and v.numpy() == 10.0
+
+
+def test_random_ops_draw_anew_on_each_call():
+    tf.random.set_seed(1)
+
+    @tf.function
+    def f():
+        return tf.random.normal([4], seed=3)
+
+    a, b = f().numpy(), f().numpy()
+    assert not np.array_equal(a, b)
+
+
+# ------------------------------------------------------------------------------------------ gradients
+
+
+def test_tape_outside_sees_variables_read_inside():
+    w = tf.Variable(3.0)
+    b = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        return w * w * x + b
+
+    x = tf.constant(2.0)
+    f(x)
+    with tf.GradientTape() as tape:
+        y = f(x)
+    gw, gb = tape.gradient(y, [w, b])
+    assert (gw.numpy(), gb.numpy()) == (12.0, 1.0)
+
+
+def test_second_derivative_through_a_call():
+    @tf.function
+    def cube(x):
+        return x * x * x
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = cube(x)
+        dy = inner.gradient(y, x)
+    assert (dy.numpy(), outer.gradient(dy, x).numpy()) == (12.0, 12.0)
+
+
+def test_jacobian_and_forward_mode_through_a_call():
+    @tf.function
+    def f(x):
+        return tf.sin(x) * x
+
+    x = tf.constant([0.5, 1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    jac = tape.jacobian(y, x)
+    expected = np.diag(np.cos(x.numpy()) * x.numpy() + np.sin(x.numpy()))
+    np.testing.assert_allclose(jac.numpy(), expected, rtol=1e-6)
+    with tf.autodiff.ForwardAccumulator(x, tf.ones([3])) as acc:
+        y = f(x)
+    np.testing.assert_allclose(acc.jvp(y).numpy(), np.diag(expected), rtol=1e-6)
+
+
+def test_custom_gradient_inside_a_traced_function():
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+
+        def grad(upstream):
+            return upstream * (1 - 1 / (1 + e))
+
+        return tf.math.log(1 + e), grad
+
+    @tf.function
+    def value_and_grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = log1pexp(x)
+        return y, tape.gradient(y, x)
+
+    for v in (0.0, 2.0, -1.0):  # one trace; the rule's closure sees each call's own e
+        y, g = value_and_grad(tf.constant(v))
+        np.testing.assert_allclose([y.numpy(), g.numpy()], [np.log1p(np.exp(v)), 1 / (1 + np.exp(-v))], rtol=1e-6)
+    assert value_and_grad.experimental_get_tracing_count() == 1
+
+
+def test_unconnected_gradient_inside_is_none():
+    w, u = tf.Variable(1.0), tf.Variable(2.0)
+
+    @tf.function
+    def f():
+        with tf.GradientTape() as tape:
+            loss = w * 3.0
+        gw, gu = tape.gradient(loss, [w, u])
+        return gw, gu is None
+
+    gw, none = f()
+    assert gw.numpy() == 3.0 and bool(none.numpy())
+
+
+def test_nested_functions_are_traced_once_and_inlined():
+    calls = []
+
+    @tf.function
+    def inner(x):
+        calls.append("inner")
+        return x + 1.0
+
+    @tf.function
+    def outer(x):
+        calls.append("outer")
+        return inner(x) * 2.0
+
+    assert outer(tf.constant(1.0)).numpy() == 4.0
+    assert outer(tf.constant(2.0)).numpy() == 6.0
+    assert calls == ["outer", "inner"] and inner.experimental_get_tracing_count() == 1
+
+
+# ------------------------------------------------------------------------------------------ shapes and errors
+
+
+def test_relaxed_signature_runs_every_length_right():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return tf.reduce_mean(x) * tf.cast(tf.size(x), tf.float32)
+
+    for n in (1, 3, 5, 3):
+        np.testing.assert_allclose(f(tf.range(n, dtype=tf.float32)).numpy(), n * (n - 1) / 2)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_error_while_running_names_the_op_and_the_line():
+    @tf.function
+    def f(x, y):
+        return tf.math.floordiv(x, y)
+
+    assert f(tf.constant([7]), tf.constant([2])).numpy()[0] == 3
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        f(tf.constant([7]), tf.constant([0]))  # the eager kernel's error, as a graph execution error
+    text = str(info.value)
+    assert text.startswith("Graph execution error:\n\nDetected at node FloorDiv defined at (most recent call last):")
+    assert "test_compiler.py" in text and "Integer division by zero" in text and "[[{{node FloorDiv}}]]" in text
+
+
+def test_function_objects_do_not_outlive_their_users():
+    class Model(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(2.0)
+
+        @tf.function
+        def __call__(self, x):
+            return self.w * x
+
+    m = Model()
+    assert m(tf.constant(3.0)).numpy() == 6.0
+    ref = weakref.ref(m)
+    del m
+    gc.collect()
+    assert ref() is None  # the per-instance cache holds its instance weakly
