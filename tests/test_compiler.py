@@ -257,3 +257,33 @@ def test_function_objects_do_not_outlive_their_users():
     del m
     gc.collect()
     assert ref() is None  # the per-instance cache holds its instance weakly
+
+
+def test_tf_print_runs_with_the_program_python_print_while_tracing(capsys):
+    @tf.function
+    def f(x):
+        print("tracing")
+        tf.print("value:", x)
+        return x + 1.0
+
+    f(tf.constant(1.0))
+    f(tf.constant(2.0))
+    assert capsys.readouterr() == ("tracing\n", "value: 1\nvalue: 2\n")
+
+
+def test_assertions_are_checked_when_the_program_runs():
+    @tf.function
+    def f(x, y):
+        tf.debugging.assert_positive(x, message="need positive")
+        tf.debugging.assert_equal(x, y)
+        return x * 2.0
+
+    np.testing.assert_array_equal(f(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0])).numpy(), [2.0, 4.0])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        f(tf.constant([1.0, -2.0]), tf.constant([1.0, -2.0]))
+    assert ("assertion failed: [need positive.  ] [Condition x > 0 did not hold element-wise:] [x (x:0) = ] "
+            "[1 -2]") in str(info.value)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Condition x == y did not hold element-wise:\] "
+                                                              r"\[x \(x:0\) = \] \[1 2\] \[y \(y:0\) = \] \[1 3\]"):
+        f(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
+    assert f.experimental_get_tracing_count() == 1

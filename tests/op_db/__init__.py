@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     activation,
+    asserting,
     conv,
     elementwise,
     foundation,

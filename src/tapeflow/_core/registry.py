@@ -87,7 +87,7 @@ class Op:
 
     __slots__ = ("name", "forward", "vjp", "vjp_needs", "raw", "raw_needs", "num_outputs", "allowed", "allowed_nums",
                  "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp", "accepted",
-                 "key", "stateful")
+                 "key", "stateful", "lower")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
                  on_error=None, quiet=False):
@@ -122,6 +122,15 @@ class Op:
         # Whether running it twice on the same inputs may differ or act on the world (random ops, printing): a
         # compiler never folds, merges or drops it.
         self.stateful = False
+        # How a compiler spells it in generated code: ``lower(input_names, attrs) -> expression text`` (optional;
+        # ``tapeflow.compiler`` inlines a forward that returns one expression by itself).
+        self.lower = None
+
+    def set_lower(self, lower):
+        """Register how a compiler spells this op in generated code: ``lower(input_names, attrs)`` returns a
+        Python expression over those names (``tapeflow.compiler``); use as a decorator under the forward."""
+        self.lower = lower
+        return lower
 
     def defvjp(self, rule=None, *, needs=False):
         """Register ``rule`` as this op's gradient; use as a decorator right under the forward, ``@OP.defvjp``, or

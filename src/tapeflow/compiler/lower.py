@@ -14,8 +14,11 @@ and the user's line that made it, and an error raised by a line is mapped back t
 
 from __future__ import annotations
 
+import ast
+import inspect
 import linecache
 import re
+import textwrap
 
 import numpy as np
 
@@ -98,6 +101,8 @@ class Plan:
         if not isinstance(exc, errors.OpError):
             # The eager kernel's error for the same values says what went wrong, in TF's words.
             values = [frame_locals.get(_local(i), self.graph.constants.get(i)) for i in node[6::2]]
+            if any(v is None for v in values):
+                return None
             try:
                 execute(op, tuple([_tensor(v) for v in values]), node[1] or {})
             except errors.OpError as eager:
@@ -106,8 +111,7 @@ class Plan:
                 return None
             else:
                 return None
-        outs = node[4] if type(node[4]) is tuple else (node[4],)
-        stack = stacks.get(outs[0], ()) if outs else ()
+        stack = stacks.get(id(node), ())
         frames = "".join(f'  File "{code.co_filename}", line {line}, in {code.co_name}\n\n' for code, line in stack)
         core = _KERNEL_PREFIX.sub("", err.message)
         core = _OP_SUFFIX.sub("", core)
@@ -133,8 +137,8 @@ def _local(tensor_id):
 
 def lower(graph, name="f"):
     """Generate, compile and return the :class:`Plan` of ``graph`` (already optimised)."""
-    namespace = {"_assign": _assign, "_assign_add": _assign_add, "_assign_sub": _assign_sub, "ERRSTATE": ERRSTATE,
-                 "SILENCE": SILENCE, "RESTORE": RESTORE, "SILENT": SILENT}
+    namespace = {"np": np, "_assign": _assign, "_assign_add": _assign_add, "_assign_sub": _assign_sub,
+                 "ERRSTATE": ERRSTATE, "SILENCE": SILENCE, "RESTORE": RESTORE, "SILENT": SILENT}
     constants = {}  # id(value) -> name, so one array shared by several equations is bound once
 
     def const(value, prefix="c"):
@@ -183,10 +187,11 @@ def lower(graph, name="f"):
                     names[o] = ref(r) if r is not None and r in names else const(v)
                 continue
             quiet = quiet or op.quiet
-            args = [ref(i) for i in node[6::2]]
-            if attrs:
-                args += [f"{k}={const(v, 'k')}" for k, v in attrs.items()]
-            text = f"{const(op.forward, 'f')}({', '.join(args)})"
+            inputs = [ref(i) for i in node[6::2]]
+            text = _inline(op, inputs, attrs, const)
+            if text is None:
+                args = inputs + [f"{k}={const(v, 'k')}" for k, v in attrs.items()] if attrs else inputs
+                text = f"{const(op.forward, 'f')}({', '.join(args)})"
             if type(outputs) is tuple:
                 for o in outputs:
                     names[o] = _local(o)
@@ -197,7 +202,7 @@ def lower(graph, name="f"):
                 names[outputs] = _local(outputs)
                 text = f"{_local(outputs)} = {text}"
             where = line_of((code, lasti)) if code is not None else None
-            body.append((f"{text}  # {op.name}" + (f" at {where}" if where else ""), node, args))
+            body.append((f"{text}  # {op.name}" + (f" at {where}" if where else ""), node, inputs))
     returns = [ref(i) for i in graph.outputs]
     _counter[0] += 1
     filename = f"<tf.function {name} #{_counter[0]}>"
@@ -237,6 +242,66 @@ def lower(graph, name="f"):
     # Tracebacks and ``inspect`` show the generated lines.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return Plan(namespace[_identifier(name)], source, lines, filename, graph)
+
+
+def _inline(op, inputs, attrs, const):
+    """The Python expression that computes ``op`` on the locals ``inputs``, spelled out in the generated code (a
+    call fewer per op), or ``None``: an op's own ``lower`` hook, else the one expression a forward returns (its
+    attributes bound as constants of the program)."""
+    if op.lower is not None:
+        return op.lower(inputs, attrs or {})
+    template = _TEMPLATES.get(op)
+    if template is None:
+        template = _TEMPLATES[op] = _template(op.forward)
+    if not template:
+        return None
+    names = dict(zip(template.params, inputs))
+    if len(inputs) > len(template.params):
+        return None
+    for k, v in (attrs or {}).items():
+        if k not in template.params or k in names:
+            return None
+        names[k] = const(v, "k")
+    return template(names) if len(names) == len(template.params) else None
+
+
+_TEMPLATES = {}
+
+
+def _template(forward):
+    """For a forward ``def f(x, y): return <expression>`` using only its parameters, operators, literals and
+    ``np``: a function from input names to that expression with the names put in; else ``False``."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(forward)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef) or fn.args.vararg or fn.args.kwarg:
+        return False
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return False
+    params = [a.arg for a in fn.args.args] + [a.arg for a in fn.args.kwonlyargs]
+    expr = body[0].value
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Name) and node.id not in params and node.id != "np":
+            return False  # a module global or builtin the generated code does not have
+        if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.ListComp, ast.GeneratorExp)):
+            return False
+    uses_np = any(isinstance(n, ast.Name) and n.id == "np" for n in ast.walk(expr))
+    if uses_np and forward.__globals__.get("np") is not np:  # ``np`` must be NumPy where the forward was written
+        return False
+    text = ast.unparse(expr)
+
+    def fill(names):
+        class Rename(ast.NodeTransformer):
+            def visit_Name(self, node):  # noqa: N802 - ast's visitor protocol
+                return ast.copy_location(ast.Name(names.get(node.id, node.id), node.ctx), node)
+
+        return "(" + ast.unparse(Rename().visit(ast.parse(text, mode="eval"))) + ")"
+
+    fill.params = params
+    return fill
 
 
 def _custom_call(attrs):

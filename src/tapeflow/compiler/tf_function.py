@@ -789,8 +789,8 @@ def _program(name, tracer, placeholders, variables, result):
             graph.constants[i] = extra[i]
     graph.variable_inputs = [v._id for v in variables]
     passes.optimize(graph)
+    graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from
     plan = lower.lower(graph, name)
-    graph.forget_values()
     structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None
     return _Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
 

@@ -101,7 +101,7 @@ class Tracer:
         self.producers = {}  # tensor id -> the node that made it
         self.dynamic = set()  # ids whose values depend on the inputs or on variables (not foldable constants)
         self.autograph = True  # whether the function is AutoGraph's (TF wraps its errors, allows iteration)
-        self.stacks = {}  # an equation's first output id -> the user's frames that made it
+        self.stacks = {}  # id() of an equation -> the user's frames that made it
         self.generalised = False  # whether some input shape has a ``None``
         self.start_id = next_id()  # every tensor made from here on belongs to this trace
 
@@ -122,10 +122,9 @@ class Tracer:
                     outs = eq[4]
                     dynamic.update(outs if type(outs) is tuple else (outs,))
                     break
-            outs = eq[4]
-            if outs is not None and outs != ():
-                # Where the user's code made it, outermost frame first: what a graph execution error shows.
-                self.stacks[outs[0] if type(outs) is tuple else outs] = _user_stack()
+            # Where the user's code made it, outermost frame first: what a graph execution error shows. (By the
+            # equation's identity: the graph keeps the equation alive, and an op may have no output.)
+            self.stacks[id(eq)] = _user_stack()
             if self.generalised:
                 outs = eq[4]
                 for o in outs if type(outs) is tuple else (outs,):
@@ -312,22 +311,25 @@ class Graph:
         self.created = created
         self.constants = _constants_of(nodes, inputs)
         self.variable_inputs = []  # ids of the variables passed as arguments: inputs of the program, in order
-        self.stacks = {}  # an equation's first output id -> the user's frames that made it
+        self.stacks = {}  # id() of an equation -> the user's frames that made it
 
     def forget_values(self):
         """Drop the values the trace computed from the equations (the constants stay): the graph keeps no array
         alive, not a variable's (which would stop in-place updates) nor the trace's intermediates."""
-        kept = []
+        kept, stacks = [], {}
         for n in self.nodes:
             if type(n) is tuple:
                 attrs = n[1]
                 custom = attrs is not None and "call" in attrs
                 head = n[:5] + ((n[5] if custom else None),)
-                n = head + tuple(x for pair in zip(n[6::2], [None] * len(n[6::2])) for x in pair)
+                stripped = head + tuple(x for pair in zip(n[6::2], [None] * len(n[6::2])) for x in pair)
+                stacks[id(stripped)] = self.stacks.get(id(n), ())
+                n = stripped
             elif type(n) is Assign:
                 n.traced = None
             kept.append(n)
         self.nodes = kept
+        self.stacks = stacks
 
     def ops(self):
         """The ops of the graph's equations, in program order (reads and assignments left out)."""

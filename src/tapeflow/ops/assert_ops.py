@@ -1,8 +1,12 @@
-"""The ``tf.debugging.assert_*`` family, as TF 2.21 runs it eagerly.
+"""The ``tf.debugging.assert_*`` family, as TF 2.21 runs it eagerly and in traced functions.
 
 Eagerly, every assertion is decided on the spot: it returns ``None`` when it holds and raises otherwise, with
 TF's error class and message, including the summaries of the data TF prints (the first ``summarize`` values,
 3 by default, all of them when negative).
+
+While ``tf.function`` traces, an assertion on values that depend on the function's inputs cannot be decided: it
+becomes an ``Assert`` op of the traced program, which checks each time the program runs and fails with TF's
+graph-mode text (``assertion failed: [...] [...]``), naming tensors by their graph names.
 """
 
 from __future__ import annotations
@@ -10,10 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import errors
+from .._core.dispatch import execute
 from .._core.dtypes import as_dtype, float32, int32
 from .._core.exports import export
-from .._core.tensor import Tensor, convert_to_tensor
+from .._core.registry import defop
+from .._core.state import STATE
+from .._core.tensor import Tensor, convert_to_tensor, wrap
 from . import math_ops
+from .print_ops import _element_formatter
 
 __all__ = [
     "Assert", "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
@@ -21,6 +29,54 @@ __all__ = [
     "assert_non_positive", "assert_integer", "assert_scalar", "assert_rank", "assert_rank_at_least",
     "assert_rank_in", "assert_type", "assert_shapes", "assert_proper_iterable", "assert_same_float_dtype",
 ]
+
+
+def _assert_forward(*values, check):
+    """The op a traced assertion becomes: ``check(*values)`` raises TF's error when the assertion fails. While a
+    function is traced nothing is checked (the values are the trace's, not the program's)."""
+    if STATE.tracer is None:
+        check(*values)
+    return ()
+
+
+ASSERT = defop("Assert", num_outputs=0, same_dtype=False, stateful=True)(_assert_forward)
+
+
+class _GraphCheck:
+    """A traced assertion's test, run on the program's values: ``test(x, y)`` must hold everywhere, else the
+    ``data`` (strings, and input positions standing for the inputs' values) is printed as TF's ``Assert`` op
+    prints it."""
+
+    __slots__ = ("test", "data", "summarize")
+
+    def __init__(self, test, data, summarize):
+        self.test, self.data, self.summarize = test, tuple(data), summarize
+
+    def __call__(self, *values):
+        ok = self.test(*[wrap(v) for v in values])._value
+        if ok.all():
+            return
+        summarize = 3 if self.summarize is None else self.summarize
+        parts = [_graph_text(values[d], summarize) if type(d) is int else d for d in self.data]
+        raise errors.InvalidArgumentError(None, None, "assertion failed: " + " ".join(f"[{p}]" for p in parts))
+
+
+def _graph_text(value, summarize):
+    """A tensor's values as TF's graph ``Assert`` prints them: flat, space-separated, cut after ``summarize``."""
+    arr, fmt = _element_formatter(np.asarray(value))
+    flat = arr.reshape(-1)
+    limit = flat.size if summarize < 0 else min(summarize, flat.size)
+    return " ".join(fmt(v) for v in flat[:limit]) + ("..." if limit < flat.size else "")
+
+
+def _traced(*tensors):
+    """Whether a trace is running and one of ``tensors`` depends on its inputs (the assertion waits for values)."""
+    tracer = STATE.tracer
+    return tracer is not None and any(t._id in tracer.dynamic for t in tensors)
+
+
+def _graph_name(t):
+    return STATE.tracer.name_of(t)
 
 
 def _prefix(message):
@@ -72,9 +128,17 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
     return None
 
 
-def _binary(sym, test, x, y, data, summarize, message):
+def _binary(sym, test, x, y, data, summarize, message, graph_data=None):
     x = convert_to_tensor(x)
     y = convert_to_tensor(y)
+    if _traced(x, y):
+        if graph_data is None:
+            graph_data = [f"Condition x {sym} y did not hold element-wise:", f"x ({_graph_name(x)}) = ", 0,
+                          f"y ({_graph_name(y)}) = ", 1]
+        if message is not None:
+            graph_data = [message] + list(graph_data)
+        execute(ASSERT, (x, y), {"check": _GraphCheck(test, graph_data, summarize)})
+        return None
     ok = test(x, y)
     if ok._value.all():
         return None
@@ -135,7 +199,12 @@ def _sign_assert(sym, x, message, summarize, zero_first, joined=False):
     strict = sym in ("<", ">")
     test = math_ops.less if strict else math_ops.less_equal
     a, b = (zero, x) if zero_first else (x, zero)
-    return _binary("<" if strict else "<=", test, a, b, data, summarize, None)
+    graph_data = None
+    if _traced(x):
+        at = 1 if zero_first else 0  # x's position among the Assert op's inputs
+        named = f"x ({_graph_name(x)}) = "
+        graph_data = ([_prefix(message), head + named, at] if joined else [_prefix(message), head, named, at])
+    return _binary("<" if strict else "<=", test, a, b, data, summarize, None, graph_data)
 
 
 @export("debugging.assert_positive")

@@ -104,6 +104,13 @@ def MATMUL(a, b, transpose_a=False, transpose_b=False):
     return a @ b  # ``np.matmul`` through the operator: the same kernel, a lookup and a call layer fewer
 
 
+@MATMUL.set_lower
+def _matmul_lowered(names, attrs):
+    # In a traced program the ranks were checked when it was traced: the product alone, transposed as flagged.
+    a, b = names
+    return f"({a}{'.T' if attrs.get('transpose_a') else ''} @ {b}{'.T' if attrs.get('transpose_b') else ''})"
+
+
 # The four flag combinations as shared attrs dicts (never mutated): the rules below run on every backward step.
 _MM = {(False, False): EMPTY, (True, False): {"transpose_a": True, "transpose_b": False},
        (False, True): {"transpose_a": False, "transpose_b": True},

@@ -52,6 +52,7 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import defop
+from .._core.state import STATE
 from .._core.tensor import Tensor, convert_to_tensor
 
 __all__ = ["print_v2", "PRINT", "summarize_value"]
@@ -245,7 +246,13 @@ def _write(stream, text):
 
 
 def _print_forward(*values, templates, placeholder, sep, summarize, verbatim, output_stream, end):
-    """Format ``values`` into the template and write the line to ``output_stream``; no outputs."""
+    """Format ``values`` into the template and write the line to ``output_stream``; no outputs.
+
+    While ``tf.function`` traces, nothing is printed: the traced program prints each time it runs, as TF's graph
+    does.
+    """
+    if STATE.tracer is not None:
+        return ()
     if verbatim:
         text = np.asarray(values[0])[()]
         text = text.encode() if isinstance(text, str) else bytes(text)
@@ -265,7 +272,7 @@ def _print_forward(*values, templates, placeholder, sep, summarize, verbatim, ou
 
 
 # No outputs (an empty tuple from the forward) and no gradient rule: gradients stop here, as at TF's PrintV2.
-PRINT = defop("PrintV2", num_outputs=0, same_dtype=False)(_print_forward)
+PRINT = defop("PrintV2", num_outputs=0, same_dtype=False, stateful=True)(_print_forward)
 
 
 # ------------------------------------------------------------------------------------------ the template
