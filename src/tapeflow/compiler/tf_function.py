@@ -315,6 +315,7 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing)
         self._cache = {}  # key -> ConcreteFunction (exact keys; relaxed ones too, looked up by ``fits``)
+        self.trace_history = []  # (key the call had, key traced, parameter names) per trace, for explain_retracing
         self._tracing_count = 0
         self._variables_created = None  # whether the first trace created variables (None: not traced yet)
         self._signature_error = None  # raised at the first call, as TF does
@@ -487,10 +488,12 @@ class Function:
             # again, this time with the variables in place (the Python body runs twice on this call).
             self._tracing_count += 1
             self._variables_created = True
+            self._note_trace(key, general)
             program = self._program(bound, tensors, variables, general, allow_variables=False)
         elif first:
             self._variables_created = False
         self._tracing_count += 1
+        self._note_trace(key, general)
         concrete = ConcreteFunction(self, general, program, _specs_of(bound, general, self._parameters,
                                                                       self._input_signature), key)
         self._cache[general] = concrete
@@ -525,6 +528,11 @@ class Function:
             error = ValueError(_VARIABLE_ON_LATER_CALL)
             raise errors_in_user_code.wrap(error, fn, tracer.created_at) if self._autograph else error
         return _program(self._name, tracer, placeholders, variables, result)
+
+    def _note_trace(self, key, general):
+        params = self._parameters
+        names = list(params.signature.parameters) if params is not None and params.signature is not None else []
+        self.trace_history.append((key, general, names))
 
     def _input_names(self, bound):
         """TF's names of the tensor inputs: the parameter's name, numbered after the first within a structure."""
