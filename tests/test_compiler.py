@@ -287,3 +287,23 @@ def test_assertions_are_checked_when_the_program_runs():
                                                               r"\[x \(x:0\) = \] \[1 2\] \[y \(y:0\) = \] \[1 3\]"):
         f(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_keras_fit_runs_its_step_traced_unless_run_eagerly():
+    keras = tf.keras
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((20, 4)).astype(np.float32), rng.integers(0, 3, 20)
+    losses = {}
+    for eager in (True, False):
+        tf.keras.utils.set_random_seed(1)
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(8, activation="relu"), keras.layers.Dense(3)])
+        model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                      run_eagerly=eager)
+        losses[eager] = model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False).history["loss"]
+        steps = model.__dict__.get("_traced_steps", {})
+        if eager:
+            assert not steps
+        else:
+            # Batches of 8, 8 and 4: the last one generalises the batch size (reduce_retracing, as Keras traces).
+            assert steps["train_step"].experimental_get_tracing_count() >= 1
+    np.testing.assert_allclose(losses[False], losses[True], rtol=1e-6)

@@ -383,7 +383,7 @@ class Function:
         traced = concrete is None
         if traced:
             concrete = self._trace(bound, key, tensors, variables, args, kwargs)
-        if STATE.tracer is None:  # only eager calls count towards the retracing warning
+        if STATE.tracer is None and self._detector is not None:  # eager calls count towards the warning
             retracing.note_call(self._detector, traced, self._python_function)
         # Inside another function's trace, the call runs op by op and that trace records it (inlined).
         return concrete._call(bound, key, tensors, variables)

@@ -98,7 +98,7 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
         if reduction == "mean_with_sample_weight" and sample_weight is not None:
             divisor = tf.cast(tf.reduce_sum(sample_weight), loss.dtype)
         else:
-            divisor = tf.cast(tf.reduce_prod(tf.constant(tuple(values.shape), dtype=tf.int32)), loss.dtype)
+            divisor = tf.cast(tf.reduce_prod(tf.shape(values)), loss.dtype)  # dynamic: a traced batch is None
         loss = tf.math.divide_no_nan(loss, divisor)
     return loss
 
@@ -109,7 +109,7 @@ def _apply_mask(sample_weight, mask, dtype, reduction):
         return sample_weight
     tf = _tf()
     if reduction in ("mean", "sum_over_batch_size"):
-        total = tf.cast(tf.reduce_prod(tf.constant(tuple(mask.shape), dtype=tf.int32)), dtype)
+        total = tf.cast(tf.reduce_prod(tf.shape(mask)), dtype)
         valid = tf.reduce_sum(tf.cast(mask, dtype))
         float_mask = tf.where(tf.cast(mask, tf.bool), tf.math.divide_no_nan(total, valid), tf.constant(0, dtype))
     else:

@@ -126,10 +126,12 @@ def _keep_cols(x, geo, cols):
     _COLS[key] = (weakref.ref(x, lambda ref, k=key: _forget(k, ref)), _geo_key(geo), cols)
 
 
-def _forget(key, ref):
-    entry = _COLS.get(key)
+def _forget(key, ref, cols=_COLS):
+    # ``cols`` bound at definition: a weakref callback can run while the interpreter shuts down, when this module's
+    # globals are already gone.
+    entry = cols.get(key)
     if entry is not None and entry[0] is ref:
-        del _COLS[key]
+        del cols[key]
 
 
 def _take_cols(x, geo):

@@ -143,9 +143,14 @@ class TrainingMixin:
         compile_loss = getattr(self, "_compile_loss", None)
         if getattr(self, "run_eagerly", False) or compile_loss is None:
             return step_fn(data)
+        traced = self.__dict__.setdefault("_traced_steps", {})
+        fn = traced.get(step_fn.__name__)
+        if fn is None:
+            fn = traced[step_fn.__name__] = _tf().function(step_fn, reduce_retracing=True)
+            fn._detector = None  # Keras's own steps never set off TF's retracing warning
         compile_loss.static_batch = None
         try:
-            return step_fn(data)
+            return fn(data)
         finally:
             compile_loss.static_batch = _compile.ACTUAL
 
@@ -211,7 +216,8 @@ class TrainingMixin:
         return out
 
     def _batch_size_of(self, x):
-        return int(np.shape(_data._leaves(x)[0])[0])
+        # ``tf.shape``, as Keras: a traced step's static batch size is unknown (``None``).
+        return _tf().shape(_data._leaves(x)[0])[0]
 
     def train_step(self, data):
         """One GradientTape step on ``data`` (``x``, ``(x, y)`` or ``(x, y, sample_weight)``); returns the logs."""
