@@ -112,6 +112,14 @@ def executing_eagerly():
     return _STATE.tracer is None
 
 
+def init_scope():
+    """A context whose ops run once, eagerly, outside the function being traced (``tf.init_scope``); outside a
+    trace it changes nothing."""
+    from .compiler.trace import init_scope as scope
+
+    return scope()
+
+
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
              experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
              experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None):

@@ -126,6 +126,42 @@ class ConcreteFunction:
         return [GraphTensor("Identity:0" if k == 0 else f"Identity_{k}:0", s.shape, s.dtype)
                 for k, s in enumerate(specs)]
 
+    def _parameters_text(self, verbose):
+        params = self._owner._parameters
+        args_specs, kwargs_specs = self._specs
+        if params is None or params.signature is None:
+            return []
+        values = dict(zip(params.signature.parameters, args_specs))
+        values.update(kwargs_specs)
+        out = []
+        for name, p in params.signature.parameters.items():
+            if name not in values:
+                continue
+            text = _type_text(_unnamed(values[name]), literal=True)
+            out.append((name, p.kind, text))
+        return out
+
+    def pretty_printed_signature(self, verbose=True):
+        """TF's text of this function's signature: parameters, output type and captured variables (``verbose``),
+        or one line ``(x: TensorSpec(...), n: Literal[3]) -> TensorSpec(...)``."""
+        params = self._parameters_text(verbose)
+        output = _type_text(_unnamed(self._first.output_specs), literal=True)
+        if not verbose:
+            parts, star = [], False
+            for name, kind, text in params:
+                if kind == inspect.Parameter.KEYWORD_ONLY and not star:
+                    parts.append("*")
+                    star = True
+                parts.append(f"{name}: {text}")
+            return f"({', '.join(parts)}) -> {output}"
+        lines = ["Input Parameters:"]
+        lines += [f"  {name} ({kind.name}): {text}" for name, kind, text in params]
+        lines += ["Output Type:", f"  {output}", "Captures:"]
+        graph = self._first.graph
+        captured = [v for v in graph.variables.values() if v._id not in graph.variable_inputs]
+        lines += [f"  {id(v)}: TensorSpec(shape=(), dtype=tf.resource, name=None)" for v in captured] or ["  None"]
+        return "\n".join(lines)
+
     def pretty_printed_source(self):
         """The generated Python this function runs (for the shapes it was first traced with)."""
         return self._first.plan.source
@@ -174,6 +210,27 @@ class ConcreteFunction:
         missing = [p for p in flat[len(args):] if p not in kwargs]
         return f"{head} missing required arguments: {', '.join(missing)}."
 
+    def _flat_bind(self, args, kwargs):
+        """The call bound against the tensor parameters alone (the Python values the trace had fill the rest), or
+        ``None`` when it does not fit them either."""
+        flat = self._tensor_params
+        if len(args) > len(flat) or any(k not in flat for k in kwargs):
+            return None
+        values = dict(zip(flat, args))
+        if any(k in values for k in kwargs):
+            return None
+        values.update(kwargs)
+        if any(p not in values for p in flat):
+            return None
+        for name, traced in self._literals.items():
+            values[name] = traced() if type(traced) is weakref.ref else traced
+        try:
+            return self._call_signature.bind(**{k: v for k, v in values.items()
+                                                 if self._call_signature.parameters[k].kind !=
+                                                 inspect.Parameter.POSITIONAL_ONLY})
+        except TypeError:
+            return None
+
     def _binding_error(self, reason, args, kwargs):
         return TypeError(f"Binding inputs to tf.function failed due to `{reason}`. Received args: {args!r} and "
                          f"kwargs: {kwargs!r} for signature: {self._signature_text()}.\nFallback to flat "
@@ -190,12 +247,14 @@ class ConcreteFunction:
                     b.arguments.setdefault(name, traced() if type(traced) is weakref.ref else traced)
                 b = sig.bind(*b.args, **b.kwargs)  # what is still missing is missing
             except TypeError as exc:
-                reason = str(exc)
-                try:  # Python's own binding says what it finds first (a missing argument before an unknown one)
-                    sig.bind(*args, **kwargs)
-                except TypeError as first:
-                    reason = str(first)
-                raise self._binding_error(reason, args, kwargs) from None
+                b = self._flat_bind(args, kwargs)  # TF's fallback: the tensor parameters alone, in order
+                if b is None:
+                    reason = str(exc)
+                    try:  # Python's own binding says what it finds first (a missing argument before an unknown one)
+                        sig.bind(*args, **kwargs)
+                    except TypeError as first:
+                        reason = str(first)
+                    raise self._binding_error(reason, args, kwargs) from None
             b.apply_defaults()
             bound = (b.args, b.kwargs)
             for name, traced in self._literals.items():
@@ -347,6 +406,10 @@ class Function:
     def experimental_get_tracing_count(self):
         """How many times this function has been traced."""
         return self._tracing_count
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every concrete function's signature, as TF prints them (``ConcreteFunction.pretty_printed_signature``)."""
+        return ("\n\n" if verbose else "\n").join(c.pretty_printed_signature(verbose) for c in self._cache.values())
 
     def __set_name__(self, owner, name):
         self._attribute = name
@@ -645,13 +708,19 @@ def _parameters(fn):
         return None
 
 
-def _type_text(spec):
+def _type_text(spec, literal=False):
+    """A type as TF's signatures print it: ``TensorSpec(...)``, ``List[...]``, ``Dict[['a', ...], ...]``, and, with
+    ``literal``, ``Literal[value]`` for a Python value."""
     if isinstance(spec, TensorSpec):
         return repr(spec)
+    if type(spec) is dict:
+        return "Dict[" + ", ".join(f"[{k!r}, {_type_text(v, literal)}]" for k, v in spec.items()) + "]"
     if isinstance(spec, (list, tuple)):
-        inner = ", ".join(_type_text(s) for s in spec)
+        inner = ", ".join(_type_text(s, literal) for s in spec)
         return f"List[{inner}]" if isinstance(spec, list) else f"Tuple[{inner}]"
-    return repr(spec)
+    if type(spec) is weakref.ref:
+        spec = spec()
+    return f"Literal[{spec!r}]" if literal else repr(spec)
 
 
 def _checked_signature(input_signature):

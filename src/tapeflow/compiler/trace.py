@@ -29,7 +29,7 @@ from .._core.state import PACKAGE_DIR, STATE, next_id, user_frame
 from .._core.tensor import EagerTensor
 from .._core.variable import LIVE
 
-__all__ = ["Tracer", "Graph", "Read", "Assign", "tracing", "is_symbolic", "run", "placeholder"]
+__all__ = ["Tracer", "Graph", "Read", "Assign", "tracing", "is_symbolic", "run", "placeholder", "init_scope"]
 
 _new = object.__new__
 
@@ -97,6 +97,7 @@ class Tracer:
         self.created_at = None  # the user's line that created the first of them
         self.static_shapes = {}  # placeholder id -> the shape the function sees (``None`` where it generalises)
         self.saved = {}  # variable id -> (variable, its value before the trace first changed it)
+        self.outside = ([], None)  # the recording observers and trace outside this one (``init_scope``)
         self.names = {}  # placeholder id -> TF's name of it (``"x:0"``)
         self.producers = {}  # tensor id -> the node that made it
         self.dynamic = set()  # ids whose values depend on the inputs or on variables (not foldable constants)
@@ -367,6 +368,7 @@ def run(tracer, fn, args, kwargs, finish=None):
     tapes = STATE.tapes
     saved = tapes[:]
     outer = STATE.tracer
+    tracer.outside = (saved, outer)  # what ``init_scope`` goes back to
     tapes[:] = [tracer]
     STATE.tracer = tracer
     observers.listen(tracer)
@@ -383,6 +385,31 @@ def run(tracer, fn, args, kwargs, finish=None):
                     np.copyto(array, contents)
                 variable._value = array
         tracer.saved.clear()  # the tracer lives on in a cycle (``records``): it must not hold the arrays
+
+
+class init_scope:  # noqa: N801 - TF's name, used as ``with tf.init_scope():``
+    """Run the block outside the function being traced (``tf.init_scope``): its ops run once, now, as eager ops,
+    and are not part of the traced program (a one-time initialisation inside a ``tf.function``). Outside a trace it
+    changes nothing."""
+
+    def __enter__(self):
+        tracer = STATE.tracer
+        self._tracer = tracer
+        if tracer is not None:
+            saved, outer = tracer.outside
+            self._inside = STATE.tapes[:]
+            observers.unlisten(tracer)
+            STATE.tapes[:] = saved
+            STATE.tracer = outer
+        return None
+
+    def __exit__(self, *exc):
+        tracer = self._tracer
+        if tracer is not None:
+            STATE.tapes[:] = self._inside
+            STATE.tracer = tracer
+            observers.listen(tracer)
+        return False
 
 
 def placeholder(value):

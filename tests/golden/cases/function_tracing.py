@@ -1597,3 +1597,60 @@ def static_shape_error_while_tracing(tf):
         return tf.matmul(x, y)
 
     return [_err(f, tf.ones([2, 3]), tf.ones([2, 3])), count(f)]
+
+
+@case
+def pretty_printed_concrete_signatures(tf):
+    @tf.function
+    def double(a):
+        return a + a
+
+    double(tf.constant(1))
+    double(tf.constant(1.5))
+
+    @tf.function
+    def g(x, n=2, *, k=3):
+        return {"y": x * n, "k": [x, None]}
+
+    g(tf.ones([2]), 3)
+    g(tf.ones([2]), 4, k=5)
+    return [double.pretty_printed_concrete_signatures(), g.pretty_printed_concrete_signatures(),
+            g.pretty_printed_concrete_signatures(verbose=False)]
+
+
+@case
+def init_scope_runs_once_outside_the_trace(tf):
+    class Model(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(0)
+            self.counter = 0
+
+        @tf.function
+        def __call__(self):
+            if self.counter == 0:
+                with tf.init_scope():  # lifted out of the function: runs once, while tracing
+                    self.counter += 1
+                    self.v.assign_add(1)
+            return self.v
+
+    m = Model()
+    out = [m() for _ in range(3)]
+    with tf.init_scope():
+        eager = tf.executing_eagerly()
+    return [out, m.v, m.counter, eager]
+
+
+@case
+def concrete_function_called_with_tensors_only(tf):
+    class SimpleModel(tf.Module):
+        def __init__(self):
+            self.bias = 0.0
+            self.weight = 2.0
+
+    def evaluate(model, x):
+        return model.weight * x + model.bias
+
+    model = SimpleModel()
+    x = tf.constant(10.0)
+    cf = tf.function(evaluate).get_concrete_function(model, x)
+    return [cf(x), cf(model, x), cf(x=x)]
