@@ -123,7 +123,7 @@ def _keep_cols(x, geo, cols):
     while _COLS and sum(e[2].nbytes for e in _COLS.values()) + cols.nbytes > _COLS_BUDGET:
         _COLS.pop(next(iter(_COLS)))
     key = id(x)
-    _COLS[key] = (weakref.ref(x, lambda ref, k=key: _forget(k, ref)), _geo_key(geo), cols)
+    _COLS[key] = (weakref.ref(x, lambda ref, k=key, forget=_forget: forget(k, ref)), _geo_key(geo), cols)
 
 
 def _forget(key, ref, cols=_COLS):

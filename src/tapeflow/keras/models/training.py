@@ -138,16 +138,19 @@ class TrainingMixin:
         self.run_eagerly = run_eagerly
 
     def _compiled_step(self, step_fn, data):
-        """Run ``step_fn(data)`` as TF runs a compiled step on batched data: the traced batch size is unknown, so the
-        per-output loss trackers (which weight by the static batch size) count each batch once."""
+        """Run ``step_fn(data)`` as Keras runs a step: traced (a ``tf.function`` with ``reduce_retracing``) unless
+        ``run_eagerly``. The traced batch size is unknown, so the per-output loss trackers (which weight by the
+        static batch size) count each batch once."""
         compile_loss = getattr(self, "_compile_loss", None)
-        if getattr(self, "run_eagerly", False) or compile_loss is None:
+        if getattr(self, "run_eagerly", False):
             return step_fn(data)
         traced = self.__dict__.setdefault("_traced_steps", {})
         fn = traced.get(step_fn.__name__)
         if fn is None:
             fn = traced[step_fn.__name__] = _tf().function(step_fn, reduce_retracing=True)
             fn._detector = None  # Keras's own steps never set off TF's retracing warning
+        if compile_loss is None:
+            return fn(data)
         compile_loss.static_batch = None
         try:
             return fn(data)
@@ -383,7 +386,7 @@ class TrainingMixin:
             if step >= total:
                 break
             cbs.on_predict_batch_begin(step)
-            out = self.predict_step((_data.to_tensors(_data.take(x, index)),))
+            out = self._compiled_step(self.predict_step, (_data.to_tensors(_data.take(x, index)),))
             outputs.append(_data.to_numpy(out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
