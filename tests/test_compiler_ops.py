@@ -23,22 +23,7 @@ import tapeflow as tf
 from tests.op_db import OP_DB
 
 # Known differences, each a strict xfail: (entry, sample or None for all, check) -> reason.
-_BAKED_SHARE = "the rule computes which elements attain the extreme in NumPy: a constant the trace bakes in"
-_BAKED_ORDER = "tf.sort computes the order in NumPy before its op runs: a constant the trace bakes in"
-_READS_VALUES = "the op-db entry normalises signs and phases with .numpy(), which a trace refuses (as TF's does)"
 PENDING = {
-    **{("Max", s, "tape_inside"): _BAKED_SHARE
-       for s in ("all", "all_keepdims", "axes01_3d", "axis0", "axis_neg1_keepdims", "vector")},
-    **{("Min", s, "tape_inside"): _BAKED_SHARE for s in ("all", "axes01_3d", "axis0", "axis_neg1_keepdims", "vector")},
-    **{(op, s, "tape_inside"): _BAKED_SHARE for op in ("SegmentMax", "SegmentMin")
-       for s in ("matrix_rows", "one_segment", "vector")},
-    ("UnsortedSegmentMax", "vector", "tape_inside"): _BAKED_SHARE,
-    **{("UnsortedSegmentMin", s, "tape_inside"): _BAKED_SHARE for s in ("ids_2d", "matrix_rows", "vector")},
-    **{("GatherAlongAxis", None, check): _BAKED_ORDER for check in ("forward", "tape_inside", "tape_outside")},
-    **{(op, s, check): _READS_VALUES
-       for op, samples in (("Svd", ("complex_full_wide", "complex_wide", "full_tall", "square", "tall", "wide_batch")),
-                           ("SelfAdjointEigV2", ("batch", "complex", "matrix")))
-       for s in samples for check in ("forward", "tape_inside", "tape_outside")},
     ("PrintV2", None, "forward"): "tf.print inside a traced function prints when it runs (being built)",
 }
 

@@ -40,8 +40,6 @@ PENDING = {
     ("function_tracing", "input_signature_matching_calls"): _RESPECIALISED,
     ("function_tracing", "concrete_function_reused_by_call"): _RESPECIALISED,
     ("function_tracing", "autograph_converts_tensor_if"): "AutoGraph (issue 13 item 2) is not built yet",
-    ("function_tracing", "gather_out_of_range_at_run_time"): "tf.gather checks indices in its Python API, which a "
-                                                             "traced program does not run",
     ("function_tracing", "assertion_at_run_time"): "the Assert node is named Assert, not by TF's name scopes "
                                                    "(assert_positive/assert_less/Assert/AssertGuard/Assert)",
     ("function_tracing", "reshape_error_at_run_time"): "a shape given as a tensor computed from the inputs is read "

@@ -82,12 +82,13 @@ def _np_phase(v):
 
 
 def _tf_phase(v):
-    """The tapeflow version of :func:`_np_phase`; the argmax is fixed (not differentiated)."""
-    vv = v.numpy()
-    idx = np.argmax(np.abs(vv), axis=-2)
-    mask = (np.arange(vv.shape[-2])[:, None] == idx[..., None, :]).astype(vv.dtype)
-    d = tf.reduce_sum(v * tf.constant(mask), axis=-2, keepdims=True)
-    if vv.dtype.kind == "c":
+    """The tapeflow version of :func:`_np_phase`, in ops (a traced function recomputes it for each call); the argmax
+    is not differentiated (argmax and equal have no gradient)."""
+    idx = tf.math.argmax(tf.abs(v), axis=-2, output_type=tf.int32)
+    rows = tf.range(v.shape[-2])[:, tf.newaxis]
+    mask = tf.cast(tf.equal(rows, idx[..., tf.newaxis, :]), v.dtype)
+    d = tf.reduce_sum(v * mask, axis=-2, keepdims=True)
+    if v.dtype.is_complex:
         return tf.math.conj(d) / tf.cast(tf.abs(d), d.dtype)
     return tf.sign(d)
 

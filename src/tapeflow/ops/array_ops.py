@@ -679,19 +679,35 @@ def _strided_slice_grad_grad(gg, y, g, shape, index):
     return (execute(STRIDED_SLICE, (gg,), {"index": index}),)
 
 
-# ``t[mask]`` with a boolean tensor: the same forward and gradient as slicing, with a mask for an index.
-BOOLEAN_MASK = defop("BooleanMask", dtypes=ALL)(STRIDED_SLICE.forward)
-BOOLEAN_MASK_GRAD = defop("BooleanMaskGrad", dtypes=ALL)(STRIDED_SLICE_GRAD.forward)
+# ``t[mask]`` with a boolean tensor: the mask is the op's second input (not an attr made from its values), so a
+# traced program selects by the mask of each call. ``axis``: the first dimension the mask covers.
+
+
+def _masked(axis, mask):
+    return (slice(None),) * axis + (mask,)
+
+
+@defop("BooleanMask", dtypes=ALL, same_dtype=False)
+def BOOLEAN_MASK(x, mask, axis):
+    return np.asarray(x)[_masked(axis, mask)]
+
+
+@defop("BooleanMaskGrad", dtypes=ALL, same_dtype=False)
+def BOOLEAN_MASK_GRAD(g, mask, shape, axis):
+    """``g`` put back where ``mask`` holds, in zeros of ``shape``."""
+    out = np.zeros(shape, dtype=g.dtype)
+    out[_masked(axis, mask)] = g
+    return out
 
 
 @BOOLEAN_MASK.defvjp
-def _boolean_mask_grad(g, y, x, index):
-    return (execute(BOOLEAN_MASK_GRAD, (g,), {"shape": x._value.shape, "index": index}),)
+def _boolean_mask_grad(g, y, x, mask, axis):
+    return execute(BOOLEAN_MASK_GRAD, (g, mask), {"shape": x._value.shape, "axis": axis}), None
 
 
 @BOOLEAN_MASK_GRAD.defvjp
-def _boolean_mask_grad_grad(gg, y, g, shape, index):
-    return (execute(BOOLEAN_MASK, (gg,), {"index": index}),)
+def _boolean_mask_grad_grad(gg, y, g, mask, shape, axis):
+    return execute(BOOLEAN_MASK, (gg, mask), {"axis": axis}), None
 
 
 def getitem(tensor, key):
@@ -702,7 +718,7 @@ def getitem(tensor, key):
         if mask.shape != tensor._value.shape[:mask.ndim]:
             raise errors.op_error("BooleanMask", f"Shapes {tensor.shape} and {key.shape} are incompatible",
                                   wrapped=False)
-        return execute(BOOLEAN_MASK, (tensor,), {"index": mask})
+        return execute(BOOLEAN_MASK, (tensor, key), {"axis": 0})
     if isinstance(key, list) and not any(isinstance(k, (list, tuple, np.ndarray, Tensor)) for k in key):
         key = tuple(key)  # TF reads a flat list as a tuple of indices, one per dimension
     index = strided_slice_index(key)

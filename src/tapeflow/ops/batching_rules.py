@@ -25,7 +25,7 @@ from .linalg_ops import MATMUL
 from .manip_ops import CONCAT, SPLIT_V
 from .nn_ops import _channel_axis
 from .pad_ops import MIRROR_PAD_GRAD, PAD, SLICE
-from .reduction_ops import _count, _kept_shape, _lse_shift
+from .reduction_ops import _count, _kept_shape
 
 __all__ = ["BATCHED_RULES", "diagonal_matmul", "getitem", "reshape", "stack", "transpose", "unstack"]
 
@@ -200,15 +200,26 @@ def _batched_index(index):
     return (slice(None),) + (index if isinstance(index, tuple) else (index,))
 
 
-@_rule("StridedSlice", "BooleanMask")
+@_rule("StridedSlice")
 def _strided_slice(g, y, x, needs, index):
     shape = (_n(g),) + tuple(np.shape(x._value))
     return (execute(STRIDED_SLICE_GRAD, (g,), {"shape": shape, "index": _batched_index(index)}),)
 
 
-@_rule("StridedSliceGrad", "BooleanMaskGrad")
+@_rule("StridedSliceGrad")
 def _strided_slice_grad(g, y, dy, needs, shape, index):
     return (execute(STRIDED_SLICE, (g,), {"index": _batched_index(index)}),)
+
+
+@_rule("BooleanMask")
+def _boolean_mask(g, y, x, mask, needs, axis):
+    shape = (_n(g),) + tuple(np.shape(x._value))
+    return execute(array_ops.BOOLEAN_MASK_GRAD, (g, mask), {"shape": shape, "axis": axis + 1}), None
+
+
+@_rule("BooleanMaskGrad")
+def _boolean_mask_grad(g, y, dy, mask, needs, shape, axis):
+    return execute(array_ops.BOOLEAN_MASK, (g, mask), {"axis": axis + 1}), None
 
 
 @_rule("Slice")
@@ -269,11 +280,14 @@ def _mean(g, y, x, needs, axis, keepdims):
 
 @_rule("Max", "Min")
 def _extreme(g, y, x, needs, axis, keepdims):
-    xv = x._value
-    kept = _kept_shape(xv.shape, axis)
-    indicators = (xv == np.reshape(y._value, kept)).astype(g._value.dtype)
-    share = indicators / np.add.reduce(indicators, axis, keepdims=True)
-    return (execute(math_ops.MUL, (constant_of(share), _kept(g, x, axis, keepdims))),)
+    # The ordinary rule's share (ops on x and y, as reduction_ops builds it), applied to every row of the batch.
+    kept = _kept_shape(np.shape(x._value), axis)
+    if not keepdims:
+        y = _reshape(y, kept)
+    indicators = execute(array_ops.CAST, (execute(math_ops.EQUAL, (x, y)),), {"dtype": g._value.dtype.type})
+    count = execute(reduction_ops.SUM, (indicators,), {"axis": axis, "keepdims": True})
+    share = execute(math_ops.REALDIV, (indicators, count))
+    return (execute(math_ops.MUL, (share, _kept(g, x, axis, keepdims))),)
 
 
 @_rule("EuclideanNorm")
@@ -284,7 +298,7 @@ def _euclidean_norm(g, y, x, needs, axis, keepdims):
 
 @_rule("ReduceLogSumExp")
 def _log_sum_exp(g, y, x, needs, axis, keepdims):
-    e = execute(math_ops.EXP, (execute(math_ops.SUB, (x, constant_of(_lse_shift(x._value, axis)))),))
+    e = execute(math_ops.EXP, (execute(math_ops.SUB, (x, reduction_ops.lse_shift(x, axis))),))
     s = execute(reduction_ops.SUM, (e,), {"axis": axis, "keepdims": True})
     return (execute(math_ops.MUL, (execute(math_ops.REALDIV, (_kept(g, x, axis, keepdims), s)), e)),)
 

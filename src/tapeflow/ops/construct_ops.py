@@ -21,10 +21,10 @@ from .._core.registry import ALL, FLOAT, defop
 from .._core.sizes import wrap_int
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import matching, to_tensor
-from .array_ops import BROADCAST_TO, cast, ones, reshape, zeros
+from .array_ops import BROADCAST_TO, CAST, RESHAPE, cast, ones, reshape, zeros
 from .array_ops import range as _range
 from .manip_ops import attr_error, expand_dims, kernel_error, value_of
-from .math_ops import MUL, multiply
+from .math_ops import LESS, MUL, multiply
 from .reduction_ops import SUM
 
 __all__ = ["one_hot", "sequence_mask", "meshgrid", "linspace", "eye", "diag", "diag_part", "set_diag",
@@ -110,9 +110,13 @@ def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool_, name=None):
             raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {m} with "
                              f"shape '{m.shape}' instead")
     mv = m._value
-    row = _range(mv.dtype.type(0), m, mv.dtype.type(1), dtype=m.dtype)._value
-    mask = _sizes.allocating("Less", "", np.less, row, np.expand_dims(lv, -1).astype(mv.dtype))
-    out = constant_of(mask)
+    row = _range(mv.dtype.type(0), m, mv.dtype.type(1), dtype=m.dtype)
+    # The comparison with the lengths is an op (a traced program compares each call's lengths); the row of
+    # positions depends on ``maxlen`` only, which shapes the result.
+    column = execute(RESHAPE, (lengths,), {"shape": lv.shape + (1,)})
+    if lv.dtype != mv.dtype:
+        column = execute(CAST, (column,), {"dtype": mv.dtype.type})
+    out = execute(LESS, (row, column))
     dtype = _dtypes.as_dtype(dtype)
     return out if dtype == _dtypes.bool_ else cast(out, dtype)
 

@@ -22,9 +22,9 @@ from .._core.registry import defop
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
-from .array_ops import BOOLEAN_MASK, identity, ones_like, reshape, transpose, where
-from .manip_ops import concat
-from .math_ops import maximum, sqrt
+from .array_ops import BOOLEAN_MASK, CAST, RESHAPE, identity, ones_like, reshape, transpose, where
+from .manip_ops import CONCAT, concat
+from .math_ops import NOT_EQUAL, maximum, sqrt
 from .reduction_ops import reduce_sum
 from .scatter_ops import (
     _INT16_32_64,
@@ -34,7 +34,10 @@ from .scatter_ops import (
     _index_tensor,
     _named,
     _position,
+    check_range,
+    run_indexed,
 )
+from .segment_ops import UNSORTED_SEGMENT_SUM
 
 __all__ = [
     "IndexedSlices", "gather", "boolean_mask", "embedding_lookup", "indexed_slices_to_tensor", "concat_slices",
@@ -48,6 +51,7 @@ export("IndexedSlices")(IndexedSlices)
 
 @defop("GatherV2", same_dtype=False)
 def GATHER(params, indices, axis, batch_dims):
+    check_range(indices, params.shape[axis], "GatherV2")
     if batch_dims == 0:
         return np.take(params, indices, axis=axis)
     # Batched: move the gathered axis next to the (flattened) batch axes and index both at once.
@@ -92,14 +96,17 @@ def _scatter_back(g, indices, pshape, axis, batch_dims):
         g = transpose(g, perm)
     nj = int(np.prod(iv.shape[b:]))
     g = reshape(g, (nb * nj,) + outer + inner)
-    rows = iv.reshape(nb * nj).astype(np.int64)
+    # The rows come from the indices by an op (a traced gradient scatters each call's indices); the batch
+    # coordinates in front of them depend on the shape only.
+    rows = execute(RESHAPE, (indices,), {"shape": (nb * nj, 1)})
     if b:
-        coords = np.stack([np.repeat(np.arange(nb), nj), rows], axis=1)
+        batch_rows = np.repeat(np.arange(nb, dtype=iv.dtype), nj)[:, None]
+        coords = execute(CONCAT, (constant_of(batch_rows), rows), {"axis": 1})
         target = (nb, pshape[axis]) + outer + inner
     else:
-        coords = rows[:, None]
+        coords = rows
         target = (pshape[axis],) + outer + inner
-    out = execute(SCATTER_ND, (constant_of(coords), g), {"shape": target})
+    out = execute(SCATTER_ND, (coords, g), {"shape": target})
     out = reshape(out, batch + (pshape[axis],) + outer + inner)
     back = tuple(range(b)) + tuple(range(b + 1, b + 1 + len(outer))) + (b,) + tuple(
         range(b + 1 + len(outer), len(pshape)))
@@ -148,11 +155,9 @@ def _gather(params, indices, axis, batch_dims, named):
         if pv.shape[d] != iv.shape[d]:
             raise errors.op_error("GatherV2", f"params.shape[{d}]: {pv.shape[d]} should be equal to "
                                               f"indices.shape[{d}]: {iv.shape[d]}", name=name)
-    n = pv.shape[axis]
-    if iv.size and (iv.min() < 0 or iv.max() >= n):
-        pos = _first_bad((iv < 0) | (iv >= n)) if iv.ndim else ()
-        raise errors.op_error(op_name, f"indices{_position(pos)} = {int(iv[pos])} is not in [0, {n})", name=name)
-    return execute(GATHER, (p, idx), {"axis": axis, "batch_dims": batch_dims})
+    # The indices' range is the kernel's check (GatherV2's forward), worded here for the path and op name.
+    return run_indexed(GATHER, (p, idx), {"axis": axis, "batch_dims": batch_dims}, named,
+                       None if op_name == "GatherV2" else op_name)
 
 
 @export("gather")
@@ -187,9 +192,9 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     covered = TensorShape(t._value.shape[axis:axis + mv.ndim])  # Python slicing, as TF's static check does
     if covered.as_list() != list(mv.shape):
         raise ValueError(f"Shapes {covered} and {TensorShape(mv.shape)} are incompatible")
-    keep = mv if mv.dtype == np.bool_ else mv != 0
-    index = (slice(None),) * (axis % t._value.ndim) + (np.asarray(keep),)
-    return execute(BOOLEAN_MASK, (t,), {"index": index})
+    if mv.dtype != np.bool_:  # a numeric mask selects its non-zero elements
+        m = execute(NOT_EQUAL, (m, constant_of(np.zeros((), mv.dtype))))
+    return execute(BOOLEAN_MASK, (t, m), {"axis": axis % t._value.ndim})
 
 
 # ------------------------------------------------------------------------------------------ embedding_lookup
@@ -299,14 +304,9 @@ def indexed_slices_to_tensor(slices, dtype=None):
         pos = _first_bad(iv >= num) if iv.ndim else ()
         raise errors.op_error("UnsortedSegmentSum", f"segment_ids{_position(pos)} = {int(iv[pos])} is out of range "
                                                     f"[0, {num})", name="")
-    n, tail = iv.size, np.shape(vv)[iv.ndim:]
-    rows = values if np.shape(vv) == (n,) + tail else reshape(values, (n,) + tail)
-    flat = iv.reshape(n)
-    keep = flat >= 0
-    if not keep.all():  # negative segment ids are dropped
-        rows = execute(GATHER, (rows, constant_of(np.nonzero(keep)[0])), {"axis": 0, "batch_dims": 0})
-        flat = flat[keep]
-    return execute(SCATTER_ND, (constant_of(flat[:, None]), rows), {"shape": (num,) + tail})
+    # TF's UnsortedSegmentSum, with the indices as its input (a traced program sums by each call's indices): it
+    # drops negative indices and adds up the rows of repeated ones in order, as the backward pass expects.
+    return execute(UNSORTED_SEGMENT_SUM, (values, indices), {"num_segments": num})
 
 
 def concat_slices(parts):
@@ -314,11 +314,12 @@ def concat_slices(parts):
 
     Mixed int32 and int64 indices become int64, as in TF's aggregation of sparse gradients.
     """
-    indices = [np.asarray(to_tensor(p.indices)._value) for p in parts]
-    if len({i.dtype for i in indices}) > 1:
-        indices = [i.astype(np.int64) for i in indices]
+    indices = [to_tensor(p.indices) for p in parts]
+    if len({i._value.dtype for i in indices}) > 1:
+        indices = [execute(CAST, (i,), {"dtype": np.int64}) for i in indices]
     values = concat([to_tensor(p.values) for p in parts], 0)
-    return IndexedSlices(values, constant_of(np.concatenate(indices)), parts[0].dense_shape)
+    # Joined by an op, not in NumPy: a traced backward pass joins each call's indices.
+    return IndexedSlices(values, execute(CONCAT, tuple(indices), {"axis": 0}), parts[0].dense_shape)
 
 
 def _densify(slices, dtype=None):

@@ -220,9 +220,9 @@ def _l2_loss_jvp(tangents, y, x):
 
 def _log_sum_exp_jvp(tangents, y, x, axis, keepdims):
     # sum(softmax(x) * t) over the reduced axes, the weights made as the gradient rule makes them (stable).
-    from .reduction_ops import _lse_shift  # noqa: PLC0415
+    from .reduction_ops import lse_shift  # noqa: PLC0415
 
-    e = execute(EXP, (execute(SUB, (x, constant_of(_lse_shift(x._value, axis)))),))
+    e = execute(EXP, (execute(SUB, (x, lse_shift(x, axis))),))
     s = execute(SUM, (e,), {"axis": axis, "keepdims": True})
     return execute(SUM, (_mul(execute(REALDIV, (e, s)), tangents[0]),), {"axis": axis, "keepdims": keepdims})
 

@@ -25,6 +25,7 @@ from .._core.sizes import check_built, empty, wrap_int
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import IDENTITY, RESHAPE, STRIDED_SLICE, zeros_like
+from .math_ops import NEG
 from .reduction_ops import SUM
 
 __all__ = ["concat", "split", "squeeze", "expand_dims", "tile", "reverse", "roll", "strided_slice"]
@@ -431,14 +432,16 @@ def reverse(tensor, axis, name=None):
     return execute(REVERSE, (x,), {"axis": tuple(seen)})
 
 
-@defop("Roll", dtypes=ALL)
+@defop("Roll", dtypes=ALL, same_dtype=False)
 def ROLL(x, shift, axis):
-    return np.roll(x, shift, axis)
+    """``x`` rolled by ``shift`` (an input, as in TF: a traced program rolls by each call's shift), one int per
+    axis of ``axis``."""
+    return np.roll(x, tuple(int(v) for v in np.reshape(shift, -1)), axis)
 
 
 @ROLL.defvjp
 def _roll_grad(g, y, x, shift, axis):
-    return (execute(ROLL, (g,), {"shift": tuple(-s for s in shift), "axis": axis}),)
+    return execute(ROLL, (g, execute(NEG, (shift,))), {"axis": axis}), None
 
 
 @export("roll")
@@ -463,7 +466,9 @@ def roll(input, shift, axis, name=None):
         if not 0 <= k < nd:
             raise kernel_error("Roll", f"axis {k} is out of range", sfx)
         axes.append(k)
-    return execute(ROLL, (x,), {"shift": tuple(int(v) for v in s.reshape(-1)), "axis": tuple(axes)})
+    shift = to_tensor(shift) if isinstance(shift, Tensor) or getattr(shift, "_tapeflow_variable", False) else \
+        constant_of(s)
+    return execute(ROLL, (x, shift), {"axis": tuple(axes)})
 
 
 # ------------------------------------------------------------------------------------------ strided_slice

@@ -14,6 +14,9 @@ from .._core.exports import export
 from .._core.registry import FLOAT, defop
 from .._core.tensor import Tensor, convert_to_tensor
 from ._convert import to_tensor
+from .array_ops import RESHAPE, STRIDED_SLICE
+from .math_ops import GREATER, GREATER_EQUAL
+from .reduction_ops import ALL
 
 __all__ = ["check_numerics", "assert_all_finite", "is_numeric_tensor", "is_non_decreasing",
            "is_strictly_increasing", "nonfinite_kinds"]
@@ -103,9 +106,13 @@ def _monotone(x, strict):
     t = convert_to_tensor(x)
     if not is_numeric_tensor(t):
         raise TypeError(f"Expected x to be numeric, instead found: {t!s}")
-    flat = np.ravel(t._value)
-    diff = flat[1:] > flat[:-1] if strict else flat[1:] >= flat[:-1]
-    return convert_to_tensor(np.bool_(diff.all()))
+    # Ops on the flattened values, as TF composes it (a traced program compares each call's values): each element
+    # against the one before; no pairs (fewer than two elements) is true.
+    flat = execute(RESHAPE, (t,), {"shape": (-1,)})
+    later = execute(STRIDED_SLICE, (flat,), {"index": (slice(1, None),)})
+    earlier = execute(STRIDED_SLICE, (flat,), {"index": (slice(None, -1),)})
+    pairs = execute(GREATER if strict else GREATER_EQUAL, (later, earlier))
+    return execute(ALL, (pairs,), {"axis": None, "keepdims": False})
 
 
 @export("math.is_non_decreasing")

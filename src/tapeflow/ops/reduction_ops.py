@@ -15,8 +15,9 @@ from .._core.exports import export
 from .._core.registry import FLOAT, NUMERIC, REAL, Op, defop
 from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
-from .array_ops import BROADCAST_TO, RESHAPE, SELECT, TRANSPOSE, cast
-from .math_ops import CONJ, EXP, MUL, REAL_PART, REALDIV, SQRT, SQUARE, SUB, _cj
+from .array_ops import BROADCAST_TO, CAST, RESHAPE, SELECT, STOP_GRADIENT, TRANSPOSE, cast
+from .elementwise_ops import IS_FINITE
+from .math_ops import CONJ, EQUAL, EXP, MUL, NOT_EQUAL, REAL_PART, REALDIV, SQRT, SQUARE, SUB, _cj
 
 __all__ = [
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin", "reduce_prod", "reduce_any",
@@ -173,20 +174,36 @@ def MIN(x, axis, keepdims):
 def _min_or_max_grad(g, y, x, axis, keepdims):
     """Split the gradient equally between the elements that attain the extreme (TF's tie rule).
 
-    Which elements are selected, and how many share each result, are constants (TF reaches them through
-    ``equal``, which has no gradient), so they are computed in NumPy and the rule records a single multiply.
+    Which elements are selected, and how many share each result, come from ops on ``x`` and ``y`` (``Equal`` has
+    no gradient, so an outer tape still sees one multiply by a constant share), so that a traced backward pass
+    recomputes them for the values of each call.
     """
-    xv = x._value
-    kept = _kept_shape(xv.shape, axis)
-    indicators = (xv == np.reshape(y._value, kept)).astype(g._value.dtype)
-    share = indicators / np.add.reduce(indicators, axis, keepdims=True)
-    if not keepdims and g._value.ndim:
-        g = execute(RESHAPE, (g,), {"shape": kept})
-    return (execute(MUL, (constant_of(share), g)),)
+    kept = _kept_shape(x._value.shape, axis)
+    if not keepdims:
+        y = execute(RESHAPE, (y,), {"shape": kept})
+        if g._value.ndim:
+            g = execute(RESHAPE, (g,), {"shape": kept})
+    indicators = execute(CAST, (execute(EQUAL, (x, y)),), {"dtype": g._value.dtype.type})
+    count = execute(SUM, (indicators,), {"axis": axis, "keepdims": True})
+    return (execute(MUL, (execute(REALDIV, (indicators, count)), g)),)
+
+
+def _min_or_max_raw(g, y, x, axis, keepdims):
+    # The tensor rule on arrays, kernel for kernel (the op database checks they agree bit for bit).
+    kept = _kept_shape(x.shape, axis)
+    if not keepdims:
+        y = RESHAPE.forward(y, kept)
+        if g.ndim:
+            g = RESHAPE.forward(g, kept)
+    indicators = CAST.forward(EQUAL.forward(x, y), g.dtype.type)
+    count = SUM.forward(indicators, axis, True)
+    return (MUL.forward(REALDIV.forward(indicators, count), g),)
 
 
 MAX.defvjp(_min_or_max_grad)
 MIN.defvjp(_min_or_max_grad)
+MAX.defraw(_min_or_max_raw)
+MIN.defraw(_min_or_max_raw)
 
 
 # ------------------------------------------------------------------------------------------ prod
@@ -265,6 +282,14 @@ def _lse_shift(xv, axis):
     return np.where(np.isfinite(m), m, m.dtype.type(0))
 
 
+def lse_shift(x, axis):
+    """:func:`_lse_shift` of a tensor, computed by ops (so a traced gradient recomputes it for each call's values)
+    and cut from the tape as TF's ``stop_gradient`` cuts it: the same values, kernel for kernel."""
+    m = execute(MAX, (x,), {"axis": axis, "keepdims": True})
+    finite = execute(IS_FINITE, (m,))
+    return execute(STOP_GRADIENT, (execute(SELECT, (finite, m, constant_of(np.zeros((), m._value.dtype)))),))
+
+
 @defop("ReduceLogSumExp", dtypes=FLOAT, quiet=True)
 def LOG_SUM_EXP(x, axis, keepdims):
     """``log(sum(exp(x - m))) + m`` with ``m`` the finite maximum, as TF composes it."""
@@ -277,7 +302,7 @@ def LOG_SUM_EXP(x, axis, keepdims):
 def _log_sum_exp_grad(g, y, x, axis, keepdims):
     # TF's composite differentiated: g / sum(e) * e with e = exp(x - m) and m constant. Recomputing e from x
     # (rather than exp(x - y)) keeps float32 accuracy for large inputs.
-    e = execute(EXP, (execute(SUB, (x, constant_of(_lse_shift(x._value, axis)))),))
+    e = execute(EXP, (execute(SUB, (x, lse_shift(x, axis))),))
     s = execute(SUM, (e,), {"axis": axis, "keepdims": True})
     if not keepdims and g._value.ndim:
         g = execute(RESHAPE, (g,), {"shape": _kept_shape(x._value.shape, axis)})
@@ -333,13 +358,15 @@ def _cumprod_grad(g, y, x, axis, exclusive, reverse):
 
 
 def _div_no_nan(num, den):
-    """``num / den``, 0 where ``den`` is 0 (TF's ``div_no_nan``, as the where-composition of its gradient)."""
-    zero = den._value == 0
-    if not zero.any():
-        return execute(REALDIV, (num, den))
+    """``num / den``, 0 where ``den`` is 0 (TF's ``div_no_nan``, as the where-composition of its gradient).
+
+    Where ``den`` is 0 is found by an op, every time: a traced gradient then holds for denominators with and
+    without zeros (with none, both selects pass their operand through unchanged).
+    """
     dt = den._value.dtype
-    safe = execute(SELECT, (constant_of(zero), constant_of(np.ones((), dt)), den))
-    return execute(SELECT, (constant_of(zero), constant_of(np.zeros((), dt)), execute(REALDIV, (num, safe))))
+    zero = execute(EQUAL, (den, constant_of(np.zeros((), dt))))
+    safe = execute(SELECT, (zero, constant_of(np.ones((), dt)), den))
+    return execute(SELECT, (zero, constant_of(np.zeros((), dt)), execute(REALDIV, (num, safe))))
 
 
 # ------------------------------------------------------------------------------------------ argmax (not differentiable)
@@ -501,8 +528,10 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
     x = to_tensor(input)
     v = x._value
     axes = _normalize_axis("Sum", axis, v.ndim)
-    nonzero = v.astype(np.bool_) if v.dtype.kind in "bO" else v != 0
-    counts = constant_of(np.asarray(np.add.reduce(nonzero, axes, np.int64, None, bool(keepdims)))[()])
+    # The zero of the input's dtype: an empty string for strings, False for bools.
+    zero = np.array(b"", object) if v.dtype.kind == "O" else np.zeros((), v.dtype)
+    nonzero = execute(CAST, (execute(NOT_EQUAL, (x, constant_of(zero))),), {"dtype": np.int64})
+    counts = execute(SUM, (nonzero,), {"axis": axes, "keepdims": bool(keepdims)})
     return cast(counts, dtype)  # TF casts the int64 counts: its Cast's errors (int64 to string) included
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from .._core import errors
 from .._core import sizes as _sizes
 from .._core.convert import c_name, to_dtype
-from .._core.dispatch import execute
+from .._core.dispatch import EMPTY, execute
 from .._core.exports import export
 from .._core.indexed_slices import IndexedSlices
 from .._core.opdefs import OPDEFS
@@ -24,6 +24,7 @@ from .._core.shape import TensorShape
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import cast, reshape, zeros_like
+from .manip_ops import CONCAT
 from .math_ops import equal, negative
 
 __all__ = [
@@ -62,7 +63,41 @@ def _named(named):
     return "" if named else None
 
 
-def _check_nd_bounds(indices, shape, op_name, what="shape", named=False, suffix=""):
+# Index values are checked where the op runs (its forward), not in the API function that calls it: a traced program
+# runs only the forwards, and must refuse another call's out-of-range indices as eager execution does.
+
+
+def index_error(op_name, message):
+    """The error an op's forward raises for an index out of range: TF's kernel error, as the fast path words it.
+
+    ``kernel_message`` keeps the kernel's text, for API functions that word it for their own path or op name
+    (:func:`run_indexed`).
+    """
+    exc = errors.op_error(op_name, message, name="")
+    exc.kernel_message = message
+    return exc
+
+
+def run_indexed(op, inputs, attrs, named, op_name=None):
+    """``execute(op, inputs, attrs)``, an index error of its forward worded for the API's path (``named``: the
+    fast path) and op name (``op_name``, when TF names another op: ``ResourceGather``)."""
+    try:
+        return execute(op, inputs, attrs)
+    except errors.InvalidArgumentError as exc:
+        message = getattr(exc, "kernel_message", None)
+        if message is None or (named and op_name is None):
+            raise
+        raise errors.op_error(op_name or op.name, message, name=_named(named)) from None
+
+
+def check_range(indices, n, op_name):
+    """Refuse indices outside ``[0, n)`` as TF's gather kernels do (the first bad one in C order)."""
+    if indices.size and (indices.min() < 0 or indices.max() >= n):
+        pos = _first_bad((indices < 0) | (indices >= n)) if indices.ndim else ()
+        raise index_error(op_name, f"indices{_position(pos)} = {int(indices[pos])} is not in [0, {n})")
+
+
+def _check_nd_bounds(indices, shape, op_name, what="shape", suffix=""):
     """Refuse index rows that do not address an element or slice of ``shape`` (negative ones included)."""
     k = indices.shape[-1]
     if not indices.size or k == 0:
@@ -73,8 +108,7 @@ def _check_nd_bounds(indices, shape, op_name, what="shape", named=False, suffix=
         pos = _first_bad(bad) if bad.ndim else ()
         row = ", ".join(str(int(i)) for i in indices[pos])
         where_ = f"indices{_position(pos)}" if bad.ndim else "indices"
-        raise errors.op_error(op_name, f"{where_} = [{row}] does not index into {what} "
-                                       f"{errors.shape_str(shape)}{suffix}", name=_named(named))
+        raise index_error(op_name, f"{where_} = [{row}] does not index into {what} {errors.shape_str(shape)}{suffix}")
 
 
 def _nd_index(indices):
@@ -87,6 +121,7 @@ def _nd_index(indices):
 
 @defop("GatherNd", same_dtype=False)
 def GATHER_ND(params, indices):
+    _check_nd_bounds(indices, params.shape, "GatherNd", "param shape", ", node name: GatherNd")
     k = indices.shape[-1]
     if k == 0:
         return np.broadcast_to(params, indices.shape[:-1] + params.shape).copy()
@@ -130,10 +165,12 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
             raise errors.op_error("Reshape", f"Input to reshape is a tensor with {int(np.prod(iv.shape[:batch_dims]))} "
                                              f"values, but the requested shape has "
                                              f"{int(np.prod(pv.shape[:batch_dims]))}", name="")
-        # Batched rows are plain rows with the batch coordinates in front (what TF's Python wrapper builds).
+        # Batched rows are plain rows with the batch coordinates in front (what TF's Python wrapper builds): the
+        # coordinates depend on the shape only, the rows are joined by an op (a traced program joins each call's).
         grids = np.meshgrid(*[np.arange(d, dtype=iv.dtype) for d in iv.shape[:-1]], indexing="ij")
-        iv = np.concatenate([np.stack(grids[:batch_dims], axis=-1), iv], axis=-1)
-        idx = constant_of(iv)
+        coords = np.stack(grids[:batch_dims], axis=-1)
+        idx = execute(CONCAT, (constant_of(coords), idx), {"axis": iv.ndim - 1})
+        iv = idx._value
     name = _named(named)
     if iv.shape[-1] > pv.ndim:
         raise errors.op_error("GatherNd", f"index innermost dimension length must be <= params rank; saw: "
@@ -141,8 +178,7 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     if pv.size == 0 and int(np.prod(iv.shape[:-1])) > 0 and iv.shape[-1] > 0:
         raise errors.op_error("GatherNd", f"Requested more than 0 entries, but params is empty.  Params shape: "
                                           f"{errors.shape_str(pv.shape)}", name=name)
-    _check_nd_bounds(iv, pv.shape, "GatherNd", "param shape", named, ", node name: GatherNd")
-    return execute(GATHER_ND, (p, idx))
+    return run_indexed(GATHER_ND, (p, idx), EMPTY, named)
 
 
 # ------------------------------------------------------------------------------------------ ScatterNd
@@ -178,7 +214,6 @@ def _check_scatter_nd(out_shape, iv, uv, op_name, named=False):
         raise prefix()
     if us[batch_dim:] != ps[slice_dim:]:
         raise suffix()
-    _check_nd_bounds(iv, ps, op_name, named=named)
 
 
 def _empty_like_zero(shape, dtype):
@@ -191,6 +226,7 @@ def _empty_like_zero(shape, dtype):
 
 @defop("ScatterNd", same_dtype=False)
 def SCATTER_ND(indices, updates, shape):
+    _check_nd_bounds(indices, shape, "ScatterNd")
     out = _empty_like_zero(shape, updates.dtype)
     if indices.size:
         np.add.at(out, _nd_index(indices), updates)
@@ -235,6 +271,7 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
         raise errors.op_error("ScatterNd", f"Indices and updates specified for empty output.  indices shape: "
                               f"{errors.shape_str(idx._value.shape)}", name=_named(named))
     _check_scatter_nd(out_shape, idx._value, upd._value, "ScatterNd", named)
+    # The path's wording applies to the forward's index errors as well.
     return errors.call_on_path(named, execute, SCATTER_ND, (idx, upd), {"shape": out_shape})
 
 
@@ -262,11 +299,11 @@ def _check_tensor_scatter(tv, iv, uv, op_name, named):
                                        f"dimensions of updates.shape={errors.shape_str(uv.shape)}", name=name)
     if int(np.prod(iv.shape[:-1])) and (ix == 0 or tv.size == 0 or tv.ndim == 0):
         raise errors.op_error(op_name, "Indices and updates specified for empty output shape", name=name)
-    _check_nd_bounds(iv, tv.shape, op_name, named=named)
 
 
-def _tensor_scatter_forward(kind):
+def _tensor_scatter_forward(op_name, kind):
     def forward(tensor, indices, updates):
+        _check_nd_bounds(indices, tensor.shape, op_name)
         out = np.array(tensor, copy=True)
         if indices.size:
             where_ = _nd_index(indices)
@@ -279,11 +316,16 @@ def _tensor_scatter_forward(kind):
     return forward
 
 
-TENSOR_SCATTER_UPDATE = defop("TensorScatterUpdate", same_dtype=False)(_tensor_scatter_forward(None))
-TENSOR_SCATTER_ADD = defop("TensorScatterAdd", same_dtype=False)(_tensor_scatter_forward(np.add))
-TENSOR_SCATTER_SUB = defop("TensorScatterSub", same_dtype=False)(_tensor_scatter_forward(np.subtract))
-TENSOR_SCATTER_MAX = defop("TensorScatterMax", same_dtype=False)(_tensor_scatter_forward(np.maximum))
-TENSOR_SCATTER_MIN = defop("TensorScatterMin", same_dtype=False)(_tensor_scatter_forward(np.minimum))
+TENSOR_SCATTER_UPDATE = defop("TensorScatterUpdate", same_dtype=False)(
+    _tensor_scatter_forward("TensorScatterUpdate", None))
+TENSOR_SCATTER_ADD = defop("TensorScatterAdd", same_dtype=False)(
+    _tensor_scatter_forward("TensorScatterAdd", np.add))
+TENSOR_SCATTER_SUB = defop("TensorScatterSub", same_dtype=False)(
+    _tensor_scatter_forward("TensorScatterSub", np.subtract))
+TENSOR_SCATTER_MAX = defop("TensorScatterMax", same_dtype=False)(
+    _tensor_scatter_forward("TensorScatterMax", np.maximum))
+TENSOR_SCATTER_MIN = defop("TensorScatterMin", same_dtype=False)(
+    _tensor_scatter_forward("TensorScatterMin", np.minimum))
 
 
 @TENSOR_SCATTER_UPDATE.defvjp(needs=True)
@@ -343,7 +385,7 @@ def _tensor_scatter(op, allowed, tensor, indices, updates):
         if t._value.dtype.kind not in kinds:
             raise _not_found(op.name, t, idx)
     _check_tensor_scatter(t._value, idx._value, upd._value, op.name, named)
-    return execute(op, (t, idx, upd))
+    return run_indexed(op, (t, idx, upd), EMPTY, named)
 
 
 @export("tensor_scatter_nd_update")
@@ -403,11 +445,7 @@ def scatter_variable(var, kind, sparse_delta):
     idx = _index_tensor(sparse_delta.indices, op_name, _INT32_64, named=True)
     values = convert_to_tensor(sparse_delta.values, var.dtype)._value
     iv, old = idx._value, var._value
-    n = old.shape[0] if np.ndim(old) else 0
-    if iv.size and (iv.min() < 0 or iv.max() >= n):
-        bad = (iv < 0) | (iv >= n)
-        pos = _first_bad(bad) if bad.ndim else ()
-        raise errors.op_error(op_name, f"indices{_position(pos)} = {int(iv[pos])} is not in [0, {n})", name="")
+    check_range(iv, old.shape[0] if np.ndim(old) else 0, op_name)
     if np.ndim(values) and np.shape(values) != iv.shape + old.shape[1:]:
         raise errors.op_error(op_name, f"Must have updates.shape = indices.shape + params.shape[1:] or "
                                        f"updates.shape = [], got updates.shape {errors.shape_str(np.shape(values))}, "
@@ -432,6 +470,10 @@ def scatter_nd_variable(var, kind, indices, updates):
     upd = convert_to_tensor(updates, var.dtype)
     old = var._value
     _check_scatter_nd(np.shape(old), idx._value, upd._value, op_name, named)
+    try:
+        _check_nd_bounds(idx._value, np.shape(old), op_name)
+    except errors.InvalidArgumentError as exc:
+        raise errors.op_error(op_name, exc.kernel_message, name=_named(named)) from None
     forward = {"add": TENSOR_SCATTER_ADD, "sub": TENSOR_SCATTER_SUB, "update": TENSOR_SCATTER_UPDATE,
                "max": TENSOR_SCATTER_MAX, "min": TENSOR_SCATTER_MIN}[kind].forward
     var._value = forward(np.asarray(old), idx._value, upd._value)

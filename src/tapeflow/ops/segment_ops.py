@@ -18,9 +18,9 @@ from .._core.registry import NUMERIC, REAL, defop
 from .._core.sizes import wrap_int
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
-from .array_ops import RESHAPE, SELECT
+from .array_ops import CAST, RESHAPE, SELECT
 from .manip_ops import attr_error
-from .math_ops import MAXIMUM, MUL, REALDIV, SQRT, truediv
+from .math_ops import EQUAL, GREATER, GREATER_EQUAL, LOGICAL_AND, MAXIMUM, MUL, REALDIV, SQRT, truediv
 
 __all__ = [
     "segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod", "unsorted_segment_sum",
@@ -201,21 +201,21 @@ def _gather(params, ids):
 
 
 # ------------------------------------------------------------------------------------------ gradients
+# What a rule derives from the values (which elements attain a segment's extreme, how many share it, which are
+# zero, how many rows a segment has) is computed by ops, none with a gradient where TF has none: a traced backward
+# pass then recomputes it for each call's values instead of keeping the values it was traced with.
 
 
-def _per_segment(values, ids, rows):
-    """Sum of ``values`` (shaped like ``ids`` + trailing) per segment id, negative ids dropped (NumPy)."""
-    flat_ids = ids.reshape(-1)
-    flat = values.reshape((flat_ids.size,) + values.shape[ids.ndim:])
-    keep = flat_ids >= 0
-    out = np.zeros((rows,) + values.shape[ids.ndim:], values.dtype)
-    np.add.at(out, flat_ids[keep], flat[keep])
-    return out
+def _segment_count(values, ids, num_segments):
+    """``values`` (shaped like the data, or like ``ids`` plus 1s) summed per segment: by ``SegmentSum`` for sorted
+    ids (``num_segments`` None), else by ``UnsortedSegmentSum`` (negative ids dropped)."""
+    if num_segments is None:
+        return execute(SEGMENT_SUM, (values, ids))
+    return execute(UNSORTED_SEGMENT_SUM, (values, ids), {"num_segments": num_segments})
 
 
-def _rows_mask(mask, ndim):
-    """A per-row mask reshaped to broadcast against rows of rank ``ndim``."""
-    return mask.reshape(mask.shape + (1,) * (ndim - mask.ndim))
+def _zero(dtype):
+    return constant_of(np.zeros((), dtype))
 
 
 @SEGMENT_SUM.defvjp
@@ -230,25 +230,25 @@ def _unsorted_segment_sum_grad(g, y, data, ids, num_segments):
 
 @SEGMENT_MEAN.defvjp
 def _segment_mean_grad(g, y, data, ids):
-    idv = ids._value
-    counts = _per_segment(np.ones(idv.shape, g._value.dtype), idv, g._value.shape[0])
-    return _gather(execute(REALDIV, (g, constant_of(_rows_mask(counts, g._value.ndim)))), ids), None
+    # Each segment's row count, shaped to divide its rows of g: a segment sum of ones shaped like ids plus 1s.
+    gv = g._value
+    ones = constant_of(np.ones(ids._value.shape + (1,) * (gv.ndim - 1), gv.dtype))
+    return _gather(execute(REALDIV, (g, _segment_count(ones, ids, None))), ids), None
 
 
 def _min_or_max_grad(g, y, data, ids, num_segments=None):
-    """The gradient of each segment split equally between the elements that attain its extreme (constants)."""
-    xv, idv, gv = data._value, ids._value, g._value
-    selected = xv == _rows_of(y._value, idv)
+    """The gradient of each segment split equally between the elements that attain its extreme."""
+    dt = g._value.dtype
+    selected = execute(EQUAL, (data, _gather(y, ids)))
     if num_segments is not None:
-        selected &= _rows_mask(idv >= 0, xv.ndim)
-    num = _per_segment(selected.astype(gv.dtype), idv, gv.shape[0])
-    shared = _gather(execute(REALDIV, (g, constant_of(num))), ids)
-    return execute(SELECT, (constant_of(selected), shared, constant_of(np.zeros((), gv.dtype)))), None
-
-
-def _rows_of(yv, idv):
-    """``y`` gathered back to the rows of the data (negative ids read row 0, masked out by the caller)."""
-    return yv[np.maximum(idv, 0)] if yv.shape[0] else np.zeros(idv.shape + yv.shape[1:], yv.dtype)
+        # A negative id's row gathers zeros, which may equal its data: such rows are no segment's.
+        shape = ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)
+        positive = execute(GREATER_EQUAL, (ids, _zero(ids._value.dtype)))
+        positive = execute(RESHAPE, (positive,), {"shape": shape})
+        selected = execute(LOGICAL_AND, (selected, positive))
+    num = _segment_count(execute(CAST, (selected,), {"dtype": dt.type}), ids, num_segments)
+    shared = _gather(execute(REALDIV, (g, num)), ids)
+    return execute(SELECT, (selected, shared, _zero(dt))), None
 
 
 SEGMENT_MAX.defvjp(_min_or_max_grad)
@@ -260,24 +260,19 @@ UNSORTED_SEGMENT_MIN.defvjp(_min_or_max_grad)
 def _prod_grad(g, y, data, ids, num_segments=None):
     """TF's three cases per segment: no zero (the product divided by each element), one zero (only the zero
     gets the product of the others), several zeros (no gradient)."""
-    xv, idv = data._value, ids._value
-    is_zero = xv == 0
-    if not is_zero.any():
-        # TF's where-compositions reduce to this when nothing is zero (same values, same derivatives).
-        return execute(MUL, (_gather(g, ids), execute(REALDIV, (_gather(y, ids), data)))), None
-    dt = xv.dtype
-    rows = g._value.shape[0]
-    several = _per_segment(is_zero.astype(np.int32), idv, rows) > 1
-    g = execute(SELECT, (constant_of(several), constant_of(np.zeros((), dt)), g))
-    zero_mask = constant_of(is_zero)
-    non_zero = execute(SELECT, (zero_mask, constant_of(np.ones((), dt)), data))
+    dt = data._value.dtype
+    is_zero = execute(EQUAL, (data, _zero(dt)))
+    zeros_per_segment = _segment_count(execute(CAST, (is_zero,), {"dtype": np.int32}), ids, num_segments)
+    several = execute(GREATER, (zeros_per_segment, constant_of(np.ones((), np.int32))))
+    g = execute(SELECT, (several, _zero(dt), g))
+    non_zero = execute(SELECT, (is_zero, constant_of(np.ones((), dt)), data))
     if num_segments is None:
         non_zero_prod = execute(SEGMENT_PROD, (non_zero, ids))
         divided = execute(REALDIV, (_gather(y, ids), non_zero))
     else:
         non_zero_prod = execute(UNSORTED_SEGMENT_PROD, (non_zero, ids), {"num_segments": num_segments})
         divided = execute(REALDIV, (_gather(y, ids), data))  # NaN at zeros, selected away below (as TF)
-    partial = execute(SELECT, (zero_mask, _gather(non_zero_prod, ids), divided))
+    partial = execute(SELECT, (is_zero, _gather(non_zero_prod, ids), divided))
     return execute(MUL, (_gather(g, ids), partial)), None
 
 

@@ -15,11 +15,12 @@ from .._core import dtypes, errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import ALL, REAL, defop
-from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
+from .._core.tensor import EagerTensor, Tensor, convert_to_tensor
 from ._convert import to_tensor
 from ._nan_order import nan_rows, top_k_row
+from .array_ops import TRANSPOSE
 from .manip_ops import attr_error
-from .math_ops import NEG
+from .math_ops import INVERT, NEG
 
 __all__ = ["top_k", "sort", "argsort", "TopKV2"]
 
@@ -32,23 +33,6 @@ def _descending_order(x, axis):
         return np.argsort(-x, axis=axis, kind="stable")  # negation is exact for floats (and keeps -0.0 == 0.0)
     n = x.shape[axis]  # integers: -x would overflow, so sort the reversed line ascending and map back
     return np.flip(n - 1 - np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
-
-
-def _tf_order(x, axis, descending):
-    """Indices sorting ``x`` along ``axis`` as TF's sort does: ties in index order, NaNs where TF's kernel puts them
-    (an ascending sort is TF's descending sort of ``-x``)."""
-    if descending:
-        order = _descending_order(x, axis)
-    else:
-        order = np.argsort(x, axis=axis, kind="stable")
-    rows = nan_rows(np.moveaxis(x, axis, -1))
-    if rows is not None:
-        lines = np.moveaxis(x if descending else -x, axis, -1)
-        view = np.moveaxis(order, axis, -1)  # a view: rows written here land in ``order``
-        n = lines.shape[-1]
-        for r in rows:
-            view[tuple(r)] = top_k_row(lines[tuple(r)], n)
-    return order
 
 
 def _lines(shape, axis):
@@ -176,7 +160,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
 
 
 def _sort_order(values, axis, direction):
-    """Check the arguments as TF's ``tf.sort`` does and return ``(x, order, axis)``."""
+    """Check the arguments as TF's ``tf.sort`` does and return ``(x, order, axis)``, ``order`` an int32 tensor."""
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
                          f"direction={direction}")
@@ -196,7 +180,27 @@ def _sort_order(values, axis, direction):
     if x._value.dtype.num not in TOP_K.allowed_nums:
         execute(TOP_K, (x,), {"k": 0, "index_type": np.int32})
     axis %= rank
-    return x, _tf_order(x._value, axis, direction == "DESCENDING"), axis
+    return x, _order(x, axis, direction == "DESCENDING"), axis
+
+
+def _order(x, axis, descending):
+    """The indices sorting ``x`` along ``axis``, as TF finds them: ``TopKV2`` of every element of each line, on the
+    lines moved to the last axis. Ops, not NumPy, so that a traced program sorts the values of each call.
+
+    An ascending sort is the descending sort of values whose order is reversed: ``-x`` for floats (exact, and the
+    NaN rows then land where TF's kernel puts them), ``~x == -1 - x`` for integers (no overflow at the lowest value).
+    Equal elements keep their index order either way (top-k is stable).
+    """
+    nd = x._value.ndim
+    perm = None if axis == nd - 1 else tuple(i for i in range(nd) if i != axis) + (axis,)
+    if perm is not None:
+        x = execute(TRANSPOSE, (x,), {"perm": perm})
+    if not descending:
+        x = execute(NEG if x._value.dtype.kind == "f" else INVERT, (x,))
+    order = execute(TOP_K, (x,), {"k": x._value.shape[-1], "index_type": np.int32})[1]
+    if perm is not None:
+        order = execute(TRANSPOSE, (order,), {"perm": tuple(int(i) for i in np.argsort(perm))})
+    return order
 
 
 @export("sort")
@@ -207,12 +211,11 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
         ValueError: for a direction other than ``"ASCENDING"``/``"DESCENDING"`` or a non-scalar axis.
     """
     x, order, axis = _sort_order(values, axis, direction)
-    return execute(GATHER_ALONG_AXIS, (x, constant_of(order)), {"axis": axis})
+    return execute(GATHER_ALONG_AXIS, (x, order), {"axis": axis})
 
 
 @export("argsort")
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """int32 indices that sort ``values`` along ``axis``; equal elements keep their order, whatever ``stable``
     says (``tf.argsort``)."""
-    _, order, _ = _sort_order(values, axis, direction)
-    return constant_of(order.astype(np.int32))
+    return _sort_order(values, axis, direction)[1]
