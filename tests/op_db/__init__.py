@@ -22,6 +22,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     reduction,
     segment,
     sort,
+    stateless_random,
 )
 from .common import OP_DB, OpEntry, Sample, registry_name
 

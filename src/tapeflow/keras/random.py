@@ -5,17 +5,29 @@ same values); a ``SeedGenerator`` hands out its state ``[seed, k]`` and advances
 draws from a global ``SeedGenerator`` whose seed comes from Python's ``random`` (so
 ``tf.keras.utils.set_random_seed`` makes unseeded calls reproducible) and scrambles its state between draws.
 
+Every draw is one op of the seed pair, as in Keras on TF (a stateless op of the seed tensor): ``StatelessPhilox``
+(``tapeflow/ops/stateless_random_ops.py``). Reading and advancing a ``SeedGenerator`` are variable reads and
+assignments, so a ``tf.function`` program reads a new seed pair, and draws new values, on every call, while an
+integer seed gives the same values on every call.
+
 Values are not bit-equal with TensorFlow's stateless Philox kernels (as for ``tf.random``): each draw is
 ``numpy.random.Generator(numpy.random.Philox(key=...))`` keyed by the seed pair. Shapes, dtypes, reproducibility
 and errors are Keras's.
+
+Keras's random layers (``Dropout``, the recurrent cells' dropout masks) draw from a :class:`LayerStream`: the same
+op, keyed by the layer's seed and read further along at each call.
 """
 
 from __future__ import annotations
 
+import math
 import random as _py_random
 
 import numpy as np
 
+from .._core.tensor import constant_of
+from .._core.variable import Variable as _TFVariable
+from ..ops.stateless_random_ops import draw as _draw
 from ._state import auto_name, name_scope
 from .variables import Variable, standardize_dtype
 
@@ -106,9 +118,10 @@ def draw_seed(seed):
                      f"seed={seed} (of type {type(seed)})")
 
 
-def _rng(seed):
-    pair = np.asarray(draw_seed(seed).numpy(), np.int64).astype(np.uint64)
-    return np.random.Generator(np.random.Philox(key=[int(pair[0]), int(pair[1])]))
+def _param(value):
+    """A distribution parameter as the op's attribute: a tensor's value (read, as NumPy's samplers always did),
+    anything else as it is."""
+    return value.numpy() if hasattr(value, "numpy") else value
 
 
 def _shape(shape):
@@ -118,13 +131,28 @@ def _shape(shape):
         (int(shape),) if shape is not None and not isinstance(shape, (tuple, list)) else tuple(shape or ()))
 
 
+def _sized(shape):
+    """The draw's shape: ``{"shape": dims}`` and no operand when it is known in Python (always, eagerly), else no
+    attribute and the shape tensor as the op's operand (a shape given as a tensor inside a traced function, whose
+    value the program reads when it runs)."""
+    tf = _tf()
+    if tf.is_tensor(shape) and not tf.executing_eagerly():
+        return {}, (shape,)
+    return {"shape": _shape(shape)}, ()
+
+
+def _dynamic_shape(dims, like):
+    """``dims`` (ints, and None where ``like``'s dimension is unknown: a traced batch) as a shape: a tuple when
+    every one is known, else an int32 tensor built from ``tf.shape(like)``."""
+    if None not in dims:
+        return tuple(int(d) for d in dims)
+    tf = _tf()
+    actual = tf.shape(like)
+    return tf.stack([actual[i] if d is None else tf.constant(int(d), "int32") for i, d in enumerate(dims)])
+
+
 def _float_dtype(dtype):
     return standardize_dtype(dtype or _floatx())
-
-
-def _const(values, dtype):
-    tf = _tf()
-    return tf.constant(np.asarray(values).astype(dtype), dtype=dtype)
 
 
 def _check_float(mean, dtype):
@@ -133,12 +161,17 @@ def _check_float(mean, dtype):
         raise TypeError(f"Cannot convert {mean} to EagerTensor of dtype {dtype}")
 
 
+# Each function reads its seed first, then its shape and dtype: that is the order in which they have always been
+# checked, so a failing call still advances a ``SeedGenerator``.
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal samples of ``shape`` (``floatx()`` unless ``dtype``)."""
     dtype = _float_dtype(dtype)
     _check_float(mean, dtype)
-    rng = _rng(seed)
-    return _const(rng.standard_normal(_shape(shape)) * stddev + mean, dtype)
+    pair = draw_seed(seed)
+    sized, operands = _sized(shape)
+    return _draw(pair, "normal", *operands, mean=_param(mean), stddev=_param(stddev), dtype=dtype, **sized)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
@@ -151,29 +184,27 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     if not np.issubdtype(np.dtype(dtype if dtype != "bfloat16" else "float32"), np.floating):
         raise ValueError("`keras.random.uniform` requires a floating point `dtype`. Received: "
                          f"dtype={dtype} ")
-    rng = _rng(seed)
-    return _const(minval + (maxval - minval) * rng.random(_shape(shape)), dtype)
+    pair = draw_seed(seed)
+    sized, operands = _sized(shape)
+    return _draw(pair, "uniform", *operands, minval=_param(minval), maxval=_param(maxval), dtype=dtype, **sized)
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     """Integers uniform in ``[minval, maxval)``."""
     dtype = standardize_dtype(dtype)
-    rng = _rng(seed)
-    return _const(rng.integers(minval, maxval, size=_shape(shape)), dtype)
+    pair = draw_seed(seed)
+    sized, operands = _sized(shape)
+    return _draw(pair, "randint", *operands, minval=_param(minval), maxval=_param(maxval), dtype=dtype, **sized)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal samples redrawn until within two standard deviations of ``mean``."""
     dtype = _float_dtype(dtype)
     _check_float(mean, dtype)
-    rng = _rng(seed)
-    dims = _shape(shape)
-    out = rng.standard_normal(dims)
-    bad = np.abs(out) > 2.0
-    while bad.any():
-        out[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2.0
-    return _const(out * stddev + mean, dtype)
+    pair = draw_seed(seed)
+    sized, operands = _sized(shape)
+    return _draw(pair, "truncated_normal", *operands, mean=_param(mean), stddev=_param(stddev), dtype=dtype,
+                 **sized)
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
@@ -183,8 +214,10 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     inputs = tf.convert_to_tensor(inputs)
     shape = tuple(inputs.shape) if noise_shape is None else tuple(
         d if d is not None else s for d, s in zip(noise_shape, inputs.shape))
-    keep = _rng(seed).random(shape) >= rate
-    mask = tf.constant(keep.astype(inputs.dtype.as_numpy_dtype))
+    shape = _dynamic_shape(shape, inputs)
+    sized, operands = ({"shape": shape}, ()) if type(shape) is tuple else ({}, (shape,))
+    mask = _draw(draw_seed(seed), "keep", *operands, rate=_param(rate),
+                 dtype=np.dtype(inputs.dtype.as_numpy_dtype).name, **sized)
     return inputs * mask / tf.cast(1.0 - rate, inputs.dtype)
 
 
@@ -192,8 +225,11 @@ def shuffle(x, axis=0, seed=None):
     """``x`` with its slices along ``axis`` in a random order."""
     tf = _tf()
     x = tf.convert_to_tensor(x)
-    order = _rng(seed).permutation(x.shape[axis])
-    return tf.gather(x, tf.constant(order.astype(np.int64)), axis=axis)
+    pair = draw_seed(seed)
+    n = x.shape[axis]
+    sized, operands = ({"n": n}, ()) if n is not None else ({}, (tf.shape(x)[axis],))
+    order = _draw(pair, "permutation", *operands, dtype="int64", **sized)
+    return tf.gather(x, order, axis=axis)
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
@@ -207,22 +243,67 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
     if len(logits.shape) != 2:
         raise ValueError("`logits` should be a 2-D tensor with shape [batch_size, num_classes]. Received: "
                          f"logits={logits}")
-    values = logits.numpy().astype(np.float64)
-    # Gumbel-max: the argmax of logits plus Gumbel noise samples from softmax(logits).
-    noise = -np.log(-np.log(_rng(seed).random((values.shape[0], int(num_samples), values.shape[1]))))
-    return _const(np.argmax(values[:, None, :] + noise, axis=-1), standardize_dtype(dtype))
+    # Gumbel-max: the argmax of logits plus Gumbel noise samples from softmax(logits) (the op's ``categorical``).
+    return _draw(draw_seed(seed), "categorical", logits, num_samples=int(num_samples),
+                 dtype=standardize_dtype(dtype))
 
 
 def gamma(shape, alpha, dtype=None, seed=None):
     """Gamma samples with concentration ``alpha`` and scale 1."""
-    return _const(_rng(seed).gamma(alpha, size=_shape(shape)), _float_dtype(dtype))
+    pair = draw_seed(seed)
+    sized, operands = _sized(shape)
+    return _draw(pair, "gamma", *operands, alpha=_param(alpha), dtype=_float_dtype(dtype), **sized)
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
     """Beta samples with concentrations ``alpha`` and ``beta``."""
-    return _const(_rng(seed).beta(alpha, beta, size=_shape(shape)), _float_dtype(dtype))
+    pair = draw_seed(seed)
+    sized, operands = _sized(shape)
+    return _draw(pair, "beta", *operands, alpha=_param(alpha), beta=_param(beta), dtype=_float_dtype(dtype),
+                 **sized)
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
     """Binomial counts of successes (as floats unless ``dtype``) for ``counts`` trials of ``probabilities``."""
-    return _const(_rng(seed).binomial(counts, probabilities, size=_shape(shape)), _float_dtype(dtype))
+    pair = draw_seed(seed)
+    sized, operands = _sized(shape)
+    return _draw(pair, "binomial", *operands, counts=_param(counts), probabilities=_param(probabilities),
+                 dtype=_float_dtype(dtype), **sized)
+
+
+class LayerStream:
+    """A layer's own stream of dropout masks: the op of every draw (``StatelessPhilox``), keyed by the layer's seed
+    (the key ``numpy.random.Philox(seed)`` derives; ``seed=None`` draws one from the OS) and read from ``position``,
+    a variable each draw advances by the number of values it read.
+
+    So a layer's masks follow one another as draws from one generator would, call after call, and a
+    ``tf.function`` program that calls the layer reads and advances ``position`` on every call: a new mask each
+    time. ``position`` is not one of the layer's weights (Keras keeps seed states out of ``weights`` too).
+    """
+
+    def __init__(self, seed=None):
+        key = np.random.Philox(seed).state["state"]["key"]
+        self.key = key.astype(np.int64)  # the two words' bits, as the op's int64 seed pair
+        self._key_tensor = None
+        # A plain tf.Variable: no Keras path, and its updates are the cheap in-place ones of an optimizer step.
+        self.position = _TFVariable(np.int64(0), trainable=False, name="seed_stream_position")
+
+    def keep_scaled(self, shape, rate, like):
+        """A mask of ``shape`` in ``like``'s dtype: ``1 / (1 - rate)`` (computed in float64) where kept (a uniform
+        draw at least ``rate``), else 0.
+
+        ``shape`` holds ints, and None where the dimension is ``like``'s, unknown to a traced function.
+        """
+        tf = _tf()
+        if self._key_tensor is None:  # one constant for every call (a traced program closes over it)
+            self._key_tensor = tf.constant(self.key)
+        shape = _dynamic_shape(shape, like)
+        position = tf.convert_to_tensor(self.position)  # read before the advance: this draw starts there
+        if type(shape) is tuple:
+            self.position.assign_add(constant_of(np.int64(math.prod(shape))), read_value=False)
+            sized, operands = {"shape": shape}, ()
+        else:
+            self.position.assign_add(tf.cast(tf.reduce_prod(shape), "int64"), read_value=False)
+            sized, operands = {}, (shape,)
+        return _draw(self._key_tensor, "keep", *operands, counter=position, rate=rate, scaled=True,
+                     dtype=np.dtype(like.dtype.as_numpy_dtype).name, exact_key=True, **sized)

@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     reduction_ops,
     segment_ops,
     sort_ops,
+    stateless_random_ops,
     variable_methods,
 )
 

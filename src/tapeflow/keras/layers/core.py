@@ -1,8 +1,10 @@
 """Keras 3's core layers: Dense, Activation, Flatten, Reshape, Dropout, Add, Concatenate, Embedding,
 BatchNormalization and LayerNormalization, computed with tapeflow ops (so GradientTape differentiates them).
 
-Dropout draws its mask from NumPy (a ``Generator`` keyed by the layer's seed and advanced on every call), so a
-seeded layer is reproducible in tapeflow but its masks are not TensorFlow's; the kept values are ``x / (1 - rate)``.
+Dropout draws its mask with an op of its seed (``keras.random.LayerStream``: NumPy's Philox keyed by the layer's
+seed, read further along on every call from a position kept in a variable), so a seeded layer is reproducible in
+tapeflow, a traced ``tf.function`` draws a new mask on every call, and the masks are not TensorFlow's; the kept
+values are ``x / (1 - rate)``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .._dtypes import result_type
+from ..random import LayerStream
 from .base import InputSpec, Layer
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Add", "Concatenate", "Embedding"]
@@ -256,7 +259,8 @@ class Dropout(Layer):
                                  f"(e.g., a tuple or list). Received: noise_shape={noise_shape}")
             noise_shape = tuple(noise_shape)
         self.noise_shape = noise_shape
-        self._rng = np.random.Generator(np.random.Philox(seed)) if seed is not None else np.random.default_rng()
+        # As Keras makes a seed generator only for a positive rate (the layer is the identity otherwise).
+        self._stream = LayerStream(seed) if rate > 0 else None
         self._build_at_init()
 
     def call(self, inputs, training=False):
@@ -268,9 +272,14 @@ class Dropout(Layer):
         shape = inputs.shape.as_list()
         noise = shape if self.noise_shape is None else [s if n is None else n
                                                         for n, s in zip(self.noise_shape, shape)]
-        keep = self._rng.random(noise) >= self.rate
-        scale = cast(convert_to_tensor(keep.astype(np.float64) / (1.0 - self.rate) if self.rate < 1
-                                       else np.zeros(noise)), inputs.dtype)
+        if self.rate < 1:
+            if self._stream is None:  # the rate was raised from 0 after the layer was made
+                self._stream = LayerStream(self.seed)
+            scale = self._stream.keep_scaled(noise, self.rate, inputs)
+        elif None in noise:  # every element dropped, in a traced batch of unknown size: nothing is drawn
+            scale = _tf().zeros(_tf().shape(inputs), inputs.dtype)
+        else:  # every element dropped: nothing is drawn
+            scale = cast(convert_to_tensor(np.zeros(noise)), inputs.dtype)
         return inputs * scale
 
     def compute_output_shape(self, input_shape):

@@ -6,8 +6,9 @@ GradientTape differentiates through every step. Weights follow Keras's layout: `
 LSTM, ``z, r, h`` for GRU; GRU's ``reset_after=True`` bias is ``(2, 3 * units)``: input bias, recurrent bias).
 A ``mask`` (``(batch, time)`` booleans) keeps the previous state, and the previous output (or zeros with
 ``zero_output_for_mask``), at masked steps. ``go_backwards`` reads the sequence from its end, and the returned
-sequence is in that reading order, as in Keras. Dropout masks are drawn once per call from NumPy (seeded by the
-cell's ``seed``), so they are reproducible in tapeflow but are not TensorFlow's draws.
+sequence is in that reading order, as in Keras. Dropout masks are drawn once per call by an op of the cell's seed
+(``keras.random.LayerStream``, read further along on every call), so they are reproducible in tapeflow, new on
+every call of a traced ``tf.function``, and are not TensorFlow's draws.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ...ops.array_ops import cast
 from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
+from ..random import LayerStream
 from ..variables import Variable
 from .base import InputSpec, Layer
 from .core import _ser_constraint, _ser_init, _ser_reg, _tf
@@ -65,7 +67,7 @@ class _Cell(Layer):
         # Keras's "implementation 1" (one dropout mask per gate) is forced by recurrent dropout.
         self.implementation = 1 if self.recurrent_dropout != 0.0 else implementation
         self.seed = seed
-        self._rng = np.random.Generator(np.random.Philox(seed)) if seed is not None else np.random.default_rng()
+        self._stream = LayerStream(seed)
         self._dropout_mask = None
         self._recurrent_dropout_mask = None
         self.output_size = units
@@ -90,8 +92,7 @@ class _Cell(Layer):
         shape = like.shape.as_list()
 
         def one():
-            keep = self._rng.random(shape) >= rate
-            return cast(convert_to_tensor(keep.astype(np.float64) / (1.0 - rate)), like.dtype)
+            return self._stream.keep_scaled(shape, rate, like)
 
         return one() if count is None else [one() for _ in range(count)]
 
