@@ -307,3 +307,21 @@ def test_keras_fit_runs_its_step_traced_unless_run_eagerly():
             # Batches of 8, 8 and 4: the last one generalises the batch size (reduce_retracing, as Keras traces).
             assert steps["train_step"].experimental_get_tracing_count() >= 1
     np.testing.assert_allclose(losses[False], losses[True], rtol=1e-6)
+
+
+def test_equal_computations_and_repeated_reads_are_merged():
+    v = tf.Variable(2.0)
+
+    def body(x):
+        a = tf.exp(x) + v
+        b = tf.exp(x) * v  # the same exp, the same read: merged
+        v.assign_add(1.0)
+        c = v * 1.0  # a read after an assignment: a read of its own
+        return a + b + c
+
+    f = tf.function(body)
+    src = _source(f, tf.constant(0.5))
+    assert src.count("np.exp") + src.count("Exp") == 1 and src.count("._value if not") == 2
+    out = f(tf.constant(0.5)).numpy()
+    v.assign(2.0)
+    np.testing.assert_allclose(out, body(tf.constant(0.5)).numpy())

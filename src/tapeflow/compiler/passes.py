@@ -3,16 +3,18 @@
 - :func:`fold_constants`: an op whose inputs are all constants (tensors the function closed over, constants it
   made, results of other folded ops) is replaced by the value the trace computed for it. Stateful ops (random
   numbers, printing) are never folded.
+- :func:`merge_common`: an op applied again to the same inputs with the same attributes reuses the first result,
+  and a variable read again with no assignment to it in between reuses the first read.
 - :func:`drop_dead`: what neither an output nor an effect (an assignment, a stateful op) needs is dropped: the
   gradients of a ``tape.gradient`` call nobody uses, reads of variables whose value is unused.
 """
 
 from __future__ import annotations
 
-from .._core.equation import op_of
+from .._core.equation import freeze_attrs, op_of
 from .trace import Assign, Read
 
-__all__ = ["fold_constants", "drop_dead", "optimize"]
+__all__ = ["fold_constants", "merge_common", "drop_dead", "optimize"]
 
 
 def _custom_call(node):
@@ -44,6 +46,48 @@ def fold_constants(graph):
         kept.append(node)
     graph.nodes = kept
     return folded
+
+
+def merge_common(graph):
+    """Reuse the first of equal computations (in place); returns how many nodes were merged away."""
+    if any(type(n) is tuple and _custom_call(n) is not None for n in graph.nodes):
+        return 0  # a custom call's outputs name its results by id: left as traced
+    seen, reads, alias, kept = {}, {}, {}, []
+    for node in graph.nodes:
+        kind = type(node)
+        if kind is Read:
+            vid = node.variable._id
+            if vid in reads:
+                alias[node.out] = reads[vid]
+                continue
+            reads[vid] = node.out
+        elif kind is Assign:
+            reads.pop(node.variable._id, None)
+            if node.value is not None:
+                node.value = alias.get(node.value, node.value)
+        else:
+            ids = node[6::2]
+            if any(i in alias for i in ids):
+                new = node[:6] + tuple(x for i, v in zip(ids, node[7::2]) for x in (alias.get(i, i), v))
+                graph.stacks[id(new)] = graph.stacks.get(id(node), ())
+                node = new
+            if not op_of(node[0]).stateful:
+                try:
+                    key = (node[0], freeze_attrs(node[1]), node[6::2])
+                    hash(key)
+                except TypeError:  # attributes that cannot be compared: never merged
+                    key = None
+                if key is not None:
+                    first = seen.get(key)
+                    if first is not None:
+                        alias.update(zip(_outputs(node), _outputs(first)))
+                        continue
+                    seen[key] = node
+        kept.append(node)
+    merged = len(graph.nodes) - len(kept)
+    graph.nodes = kept
+    graph.outputs = [alias.get(i, i) for i in graph.outputs]
+    return merged
 
 
 def drop_dead(graph):
@@ -79,4 +123,5 @@ def drop_dead(graph):
 
 def optimize(graph):
     """Run the passes in order; returns ``{pass name: nodes removed}``."""
-    return {"fold_constants": fold_constants(graph), "drop_dead": drop_dead(graph)}
+    return {"fold_constants": fold_constants(graph), "merge_common": merge_common(graph),
+            "drop_dead": drop_dead(graph)}
