@@ -325,3 +325,50 @@ def test_equal_computations_and_repeated_reads_are_merged():
     out = f(tf.constant(0.5)).numpy()
     v.assign(2.0)
     np.testing.assert_allclose(out, body(tf.constant(0.5)).numpy())
+
+
+def test_a_call_under_one_tape_is_one_equation():
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(tf.tanh(tf.matmul(x, w)) ** 2)
+
+    x = tf.constant([[0.5, -1.0]])
+    for _ in range(2):  # the second call's backward pass is the compiled one
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        names = [e.op.name for e in tape._tape.equations()]
+        gx, gw = tape.gradient(y, [x, w])
+    assert names == ["ReadVariableOp", "StatefulPartitionedCall(f)"]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y_eager = tf.reduce_sum(tf.tanh(tf.matmul(x, w)) ** 2)
+    expected = tape.gradient(y_eager, [x, w])
+    np.testing.assert_allclose(gx.numpy(), expected[0].numpy(), rtol=1e-6)
+    np.testing.assert_allclose(gw.numpy(), expected[1].numpy(), rtol=1e-6)
+    assert y.numpy() == y_eager.numpy()
+
+
+def test_a_tape_around_the_gradient_of_a_recorded_call_sees_the_inputs():
+    @tf.function
+    def cube(x):
+        return x * x * x
+
+    def second(fn):
+        x = tf.constant(2.0)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = fn(x)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            dy = t1.gradient(y, x)
+        return dy.numpy(), t2.gradient(dy, x)
+
+    traced, eager = second(cube), second(cube.python_function)
+    # As eagerly: t2 started after the forward pass, so only the rules' direct uses of x are seen by it.
+    assert traced[0] == eager[0] == 12.0
+    assert (traced[1] is None) == (eager[1] is None)
+    if eager[1] is not None:
+        assert traced[1].numpy() == eager[1].numpy()

@@ -135,8 +135,9 @@ def _local(tensor_id):
     return f"v{tensor_id}"
 
 
-def lower(graph, name="f"):
-    """Generate, compile and return the :class:`Plan` of ``graph`` (already optimised)."""
+def lower(graph, name="f", keep=()):
+    """Generate, compile and return the :class:`Plan` of ``graph`` (already optimised); the program returns the
+    outputs' values, then those of the ids in ``keep`` (values a gradient of the call needs)."""
     namespace = {"np": np, "_assign": _assign, "_assign_add": _assign_add, "_assign_sub": _assign_sub,
                  "ERRSTATE": ERRSTATE, "SILENCE": SILENCE, "RESTORE": RESTORE, "SILENT": SILENT}
     constants = {}  # id(value) -> name, so one array shared by several equations is bound once
@@ -203,7 +204,7 @@ def lower(graph, name="f"):
                 text = f"{_local(outputs)} = {text}"
             where = line_of((code, lasti)) if code is not None else None
             body.append((f"{text}  # {op.name}" + (f" at {where}" if where else ""), node, inputs))
-    returns = [ref(i) for i in graph.outputs]
+    returns = [ref(i) for i in list(graph.outputs) + list(keep)]
     _counter[0] += 1
     filename = f"<tf.function {name} #{_counter[0]}>"
     params = [_local(i) for i in graph.inputs] + list(variable_params.values())

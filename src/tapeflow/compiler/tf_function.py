@@ -34,7 +34,7 @@ from .._core.shape import TensorShape
 from .._core.state import STATE, next_id
 from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
-from . import errors_in_user_code, lower, passes, retracing, signature, trace
+from . import errors_in_user_code, lower, passes, recorded_call, retracing, signature, trace
 
 __all__ = ["Function", "ConcreteFunction", "function", "run_functions_eagerly", "functions_run_eagerly"]
 
@@ -69,12 +69,16 @@ class _Leaf:
 class _Program:
     """One trace's graph and its generated code, with what rebuilds the result."""
 
-    __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs")
+    __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs", "recordable",
+                 "residual_plan", "residual_ids", "call_op", "backwards")
 
     def __init__(self, graph, plan, structure, leaves, variable_ids, output_specs):
         self.graph, self.plan, self.structure, self.leaves = graph, plan, structure, leaves
         self.variable_ids = variable_ids  # ids the trace's argument variables had, in argument order
         self.output_specs = output_specs  # the result with a TensorSpec (static shape) for each tensor
+        # A call under one tape (``recorded_call.py``): whether it can be one equation, its program that also
+        # returns what the gradient needs, and the op that equation names. Made on the first such call.
+        self.recordable = self.residual_plan = self.residual_ids = self.call_op = self.backwards = None
 
 
 class ConcreteFunction:
@@ -279,6 +283,10 @@ class ConcreteFunction:
         if program is None:
             program = self._programs[key] = self._owner._specialise(bound, tensors)
         if STATE.tapes:
+            if recorded_call.can_record(program):
+                swap = dict(zip(program.variable_ids, variables))
+                outs = recorded_call.call_recorded(program, tensors, variables, swap, self._owner._name)
+                return _pack(program, outs, tensors=True)
             return _replay(program, tensors, variables)
         values = [t._value for t in tensors]
         if variables:
