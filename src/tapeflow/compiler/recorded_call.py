@@ -9,7 +9,7 @@ forward pass costs what the generated program costs.
 
 Only calls with a single tape recording take this path, of graphs that assign no variable and call no custom
 gradient. Anything else (nested tapes, which also record the gradient computation and need every forward value on
-each tape; forward accumulators) replays the graph op by op (``tf_function._replay``).
+each tape; forward accumulators) replays the graph op by op (``program.replay``).
 """
 
 from __future__ import annotations

@@ -23,23 +23,33 @@ import inspect
 import io
 import weakref
 
-import numpy as np
-
 from .._core import errors, nest
-from .._core import primitives as P
 from .._core.convert import c_name
-from .._core.dispatch import EMPTY, execute
-from .._core.equation import op_of
-from .._core.shape import TensorShape
-from .._core.state import STATE, next_id
-from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
+from .._core.state import STATE
 from .._core.tensor_spec import TensorSpec
-from . import errors_in_user_code, lower, passes, recorded_call, retracing, signature, trace
+from . import errors_in_user_code, recorded_call, retracing, signature, trace
+from .program import as_outputs, build_program, pack, replay
+from .specs import (
+    CastError,
+    GraphTensor,
+    as_spec_tensors,
+    checked_signature,
+    conform_one,
+    holds_tensors,
+    numbered,
+    parameters_of,
+    signature_key,
+    specs_of,
+    type_text,
+    unnamed,
+)
 
 __all__ = ["Function", "ConcreteFunction", "function", "run_functions_eagerly", "functions_run_eagerly"]
 
 _new = object.__new__
 _RUN_EAGERLY = [False]
+_COUNTER = [0]  # numbers the graphs, as TF's __inference_<name>_<n>
+_CREATED_VARIABLES = object()  # what a first trace that created variables gives back
 
 _VARIABLE_ON_LATER_CALL = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the tf.Variable is only "
@@ -55,30 +65,6 @@ def run_functions_eagerly(run_eagerly):
 def functions_run_eagerly():
     """Whether :func:`run_functions_eagerly` is on."""
     return _RUN_EAGERLY[0]
-
-
-class _Leaf:
-    """Where a traced function's result put a tensor: the index of its value among the program's outputs."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index):
-        self.index = index
-
-
-class _Program:
-    """One trace's graph and its generated code, with what rebuilds the result."""
-
-    __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs", "recordable",
-                 "residual_plan", "residual_ids", "call_op", "backwards")
-
-    def __init__(self, graph, plan, structure, leaves, variable_ids, output_specs):
-        self.graph, self.plan, self.structure, self.leaves = graph, plan, structure, leaves
-        self.variable_ids = variable_ids  # ids the trace's argument variables had, in argument order
-        self.output_specs = output_specs  # the result with a TensorSpec (static shape) for each tensor
-        # A call under one tape (``recorded_call.py``): whether it can be one equation, its program that also
-        # returns what the gradient needs, and the op that equation names. Made on the first such call.
-        self.recordable = self.residual_plan = self.residual_ids = self.call_op = self.backwards = None
 
 
 class ConcreteFunction:
@@ -141,7 +127,7 @@ class ConcreteFunction:
         for name, p in params.signature.parameters.items():
             if name not in values:
                 continue
-            text = _type_text(_unnamed(values[name]), literal=True)
+            text = type_text(unnamed(values[name]), literal=True)
             out.append((name, p.kind, text))
         return out
 
@@ -149,7 +135,7 @@ class ConcreteFunction:
         """TF's text of this function's signature: parameters, output type and captured variables (``verbose``),
         or one line ``(x: TensorSpec(...), n: Literal[3]) -> TensorSpec(...)``."""
         params = self._parameters_text(verbose)
-        output = _type_text(_unnamed(self._first.output_specs), literal=True)
+        output = type_text(unnamed(self._first.output_specs), literal=True)
         if not verbose:
             parts, star = [], False
             for name, kind, text in params:
@@ -183,7 +169,7 @@ class ConcreteFunction:
         values.update(kwargs_specs)
         for name in params.signature.parameters:
             if name in values:
-                (self._tensor_params.append(name) if _holds_tensors(values[name])
+                (self._tensor_params.append(name) if holds_tensors(values[name])
                  else self._literals.__setitem__(name, values[name]))
         self._call_signature = params.signature
 
@@ -199,8 +185,8 @@ class ConcreteFunction:
             if name in self._literals:
                 parts.append(f"{name}: Literal[{self._literals[name]!r}]")
             elif name in values:
-                parts.append(f"{name}: {_type_text(_unnamed(values[name]))}")
-        return f"({', '.join(parts)}) -> {_type_text(_unnamed(self._first.output_specs))}"
+                parts.append(f"{name}: {type_text(unnamed(values[name]))}")
+        return f"({', '.join(parts)}) -> {type_text(unnamed(self._first.output_specs))}"
 
     def _flat_failure(self, args, kwargs):
         """TF's second complaint: the call against the tensor parameters alone."""
@@ -268,7 +254,7 @@ class ConcreteFunction:
                         raise self._binding_error(f"Can not cast {value!r} to {traced!r}", args, kwargs)
                 elif value != traced or type(value) is not type(traced) and not isinstance(value, (int, float)):
                     raise self._binding_error(f"Can not cast {value!r} to Literal[{traced!r}]", args, kwargs)
-        bound = (_as_spec_tensors(bound[0], self._specs[0]), bound[1])
+        bound = (as_spec_tensors(bound[0], self._specs[0]), bound[1])
         key, tensors, variables = signature.key_of(*bound)
         want = [s for s in nest.flatten(self._specs) if isinstance(s, TensorSpec)]
         for i, (t, spec) in enumerate(zip(tensors, want)):
@@ -286,8 +272,8 @@ class ConcreteFunction:
             if recorded_call.can_record(program):
                 swap = dict(zip(program.variable_ids, variables))
                 outs = recorded_call.call_recorded(program, tensors, variables, swap, self._owner._name)
-                return _pack(program, outs, tensors=True)
-            return _replay(program, tensors, variables)
+                return pack(program, outs, tensors=True)
+            return replay(program, tensors, variables)
         values = [t._value for t in tensors]
         if variables:
             values += variables
@@ -298,74 +284,10 @@ class ConcreteFunction:
             if err is None:
                 raise
             raise err from None
-        return _pack(program, out)
+        return pack(program, out)
 
     def __repr__(self):
         return f"<ConcreteFunction {self.name}{self._specs}>"
-
-
-def _pack(program, out, tensors=False):
-    """The result structure around the program's output values ``out`` (or tensors, with ``tensors``)."""
-    flat = []
-    for leaf in program.leaves:
-        if type(leaf) is not _Leaf:
-            flat.append(leaf)
-        elif tensors:
-            flat.append(out[leaf.index])
-        else:
-            t = _new(EagerTensor)
-            t._value = out[leaf.index]
-            t._id = next_id()
-            flat.append(t)
-    structure = program.structure
-    return flat[0] if structure is None else nest.pack_sequence_as(structure, flat)
-
-
-def _replay(program, tensors, variables):
-    """Run the graph op by op through ``execute``, so the active tapes record every op and read."""
-    graph = program.graph
-    env = dict(zip(graph.inputs, tensors))
-    swap = dict(zip(program.variable_ids, variables))  # the trace's argument variables -> this call's
-
-    def var(v):
-        return swap.get(v._id, v)
-
-    for node in graph.nodes:
-        kind = type(node)
-        if kind is trace.Read:
-            env[node.out] = var(node.variable)._read()
-        elif kind is trace.Assign:
-            value = env[node.value] if node.constant is None else node.constant
-            getattr(var(node.variable), node.method)(value, read_value=False)
-        else:
-            attrs = node[1]
-            call = lower._custom_call(attrs)
-            outputs = node[4]
-            if call is not None:
-                outs = outputs if type(outputs) is tuple else (outputs,)
-                values = node[5] if type(outputs) is tuple else (node[5],)
-                for o, r, v in zip(outs, call.result_ids, values):
-                    env[o] = _get(env, graph, r) if r is not None else constant_of(v)
-                continue
-            ins = tuple([_get(env, graph, i) for i in node[6::2]])
-            result = execute(op_of(node[0]), ins, attrs or EMPTY)
-            if type(outputs) is tuple:
-                env.update(zip(outputs, result))
-            else:
-                env[outputs] = result
-    # The tensors themselves (an output that is an input gets an identity of its own, as TF returns one).
-    outs = []
-    for i in graph.outputs:
-        out = _get(env, graph, i)
-        outs.append(execute(P.IDENTITY, (out,)) if i in graph.inputs else out)
-    return _pack(program, outs, tensors=True)
-
-
-def _get(env, graph, i):
-    t = env.get(i)
-    if t is None:
-        t = env[i] = constant_of(graph.constants[i])
-    return t
 
 
 class Function:
@@ -377,7 +299,7 @@ class Function:
             raise TypeError(f"{python_function!r} is not a callable object")
         self._python_function = python_function
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
-        self._input_signature = _checked_signature(input_signature)
+        self._input_signature = checked_signature(input_signature)
         self._autograph = autograph
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing)
@@ -386,7 +308,7 @@ class Function:
         self._tracing_count = 0
         self._variables_created = None  # whether the first trace created variables (None: not traced yet)
         self._signature_error = None  # raised at the first call, as TF does
-        self._parameters = _parameters(python_function)
+        self._parameters = parameters_of(python_function)
         if self._input_signature is not None and self._parameters is not None:
             kinds = [p.kind for p in self._parameters.signature.parameters.values()]
             positional = [k for k in kinds if k in (inspect.Parameter.POSITIONAL_ONLY,
@@ -525,7 +447,7 @@ class Function:
             return "(" + ", ".join(str(p) for p in names) + ")"
         parts = []
         for p, spec in zip(names, self._input_signature):
-            parts.append(f"{p.name}: {_type_text(spec)}")
+            parts.append(f"{p.name}: {type_text(spec)}")
         return "(" + ", ".join(parts) + ")"
 
     def _binding_text(self, reason, args, kwargs, concrete=None):
@@ -541,8 +463,8 @@ class Function:
         out = []
         for value, spec in zip(values, specs):
             try:
-                out.append(_conform_one(value, spec))
-            except _CastError as exc:
+                out.append(conform_one(value, spec))
+            except CastError as exc:
                 raise TypeError(self._binding_text(str(exc), args, kwargs, concrete)) from None
         return tuple(out) + tuple(values[len(specs):]), kwargs_b
 
@@ -551,7 +473,7 @@ class Function:
         """Trace for ``key`` (relaxed with ``reduce_retracing``), count it, cache and return the concrete one."""
         general = self._general_key(key)
         if self._input_signature is not None:
-            general = _signature_key(self._input_signature, key)
+            general = signature_key(self._input_signature, key)
         first = self._variables_created is None
         program = self._program(bound, tensors, variables, general, allow_variables=first)
         if first and program is _CREATED_VARIABLES:
@@ -565,7 +487,7 @@ class Function:
             self._variables_created = False
         self._tracing_count += 1
         self._note_trace(key, general)
-        concrete = ConcreteFunction(self, general, program, _specs_of(bound, general, self._parameters,
+        concrete = ConcreteFunction(self, general, program, specs_of(bound, general, self._parameters,
                                                                       self._input_signature), key)
         self._cache[general] = concrete
         return concrete
@@ -586,9 +508,9 @@ class Function:
         try:
             if quiet:
                 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                    result = trace.run(tracer, fn, t_args, t_kwargs, _as_outputs)
+                    result = trace.run(tracer, fn, t_args, t_kwargs, as_outputs)
             else:
-                result = trace.run(tracer, fn, t_args, t_kwargs, _as_outputs)
+                result = trace.run(tracer, fn, t_args, t_kwargs, as_outputs)
         except Exception as exc:
             if not self._autograph:
                 raise
@@ -598,7 +520,7 @@ class Function:
                 return _CREATED_VARIABLES
             error = ValueError(_VARIABLE_ON_LATER_CALL)
             raise errors_in_user_code.wrap(error, fn, tracer.created_at) if self._autograph else error
-        return _program(self._name, tracer, placeholders, variables, result)
+        return build_program(self._name, tracer, placeholders, variables, result)
 
     def _note_trace(self, key, general):
         params = self._parameters
@@ -616,268 +538,15 @@ class Function:
             named = value if isinstance(value, TensorSpec) else specs[i] if i < len(specs) else None
             if isinstance(named, TensorSpec) and named.name:
                 base = named.name
-            out.extend(_numbered(base, value))
+            out.extend(numbered(base, value))
         for k in sorted(bound[1]):
-            out.extend(_numbered(k, bound[1][k]))
+            out.extend(numbered(k, bound[1][k]))
         return out
 
     def _specialise(self, bound, tensors):
         """A program for shapes this concrete function was not traced with: traced again, output discarded."""
         key, _, variables = signature.key_of(*bound)
         return self._program(bound, tensors, variables, key, allow_variables=False, quiet=True)
-
-
-class _CastError(Exception):
-    pass
-
-
-_COUNTER = [0]
-
-
-class GraphTensor:
-    """A tensor of a concrete function's graph, as ``inputs`` and ``outputs`` list them: a name, a static shape
-    and a dtype (no value)."""
-
-    __slots__ = ("name", "shape", "dtype")
-
-    def __init__(self, name, shape, dtype):
-        self.name, self.shape, self.dtype = name, TensorShape(shape), dtype
-
-    def __repr__(self):
-        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
-
-
-def _holds_tensors(spec):
-    return any(isinstance(s, TensorSpec) for s in nest.flatten(spec)) if nest.is_nested(spec) else isinstance(
-        spec, TensorSpec)
-
-
-def _unnamed(spec):
-    """Specs as TF prints them in a signature (without the names)."""
-    if isinstance(spec, TensorSpec):
-        return TensorSpec(spec.shape, spec.dtype)
-    if nest.is_nested(spec):
-        return nest.pack_sequence_as(spec, [_unnamed(s) for s in nest.flatten(spec)])
-    return spec
-
-
-def _as_spec_tensors(values, specs):
-    """Python lists and NumPy arrays where the concrete function has tensors become tensors of the spec's dtype."""
-    out = []
-    for v, s in zip(values, specs):
-        if isinstance(s, TensorSpec) and not isinstance(v, Tensor) and not getattr(v, "_tapeflow_variable", False):
-            try:
-                v = convert_to_tensor(v, dtype=s.dtype)
-            except (TypeError, ValueError):
-                v = convert_to_tensor(v)
-        out.append(v)
-    return tuple(out) + tuple(values[len(specs):])
-
-
-_CREATED_VARIABLES = object()
-
-
-class _Parameters:
-    """What binding needs of the Python function's parameters, worked out once."""
-
-    __slots__ = ("signature", "simple", "count")
-
-    def __init__(self, sig):
-        self.signature = sig
-        params = list(sig.parameters.values())
-        # A call with exactly one positional argument per parameter binds to itself.
-        self.simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
-        self.count = len(params)
-
-
-def _numbered(base, value):
-    count = [0]
-    names = []
-
-    def walk(v):
-        if isinstance(v, (Tensor, TensorSpec)) or type(v) is np.ndarray or isinstance(v, np.generic):
-            names.append(base if count[0] == 0 else f"{base}_{count[0]}")
-            count[0] += 1
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-        elif type(v) is dict:
-            for k in sorted(v, key=lambda k: (type(k).__name__, k)):
-                walk(v[k])
-
-    walk(value)
-    return names
-
-
-def _parameters(fn):
-    try:
-        return _Parameters(inspect.signature(fn))
-    except (TypeError, ValueError):
-        return None
-
-
-def _type_text(spec, literal=False):
-    """A type as TF's signatures print it: ``TensorSpec(...)``, ``List[...]``, ``Dict[['a', ...], ...]``, and, with
-    ``literal``, ``Literal[value]`` for a Python value."""
-    if isinstance(spec, TensorSpec):
-        return repr(spec)
-    if type(spec) is dict:
-        return "Dict[" + ", ".join(f"[{k!r}, {_type_text(v, literal)}]" for k, v in spec.items()) + "]"
-    if isinstance(spec, (list, tuple)):
-        inner = ", ".join(_type_text(s, literal) for s in spec)
-        return f"List[{inner}]" if isinstance(spec, list) else f"Tuple[{inner}]"
-    if type(spec) is weakref.ref:
-        spec = spec()
-    return f"Literal[{spec!r}]" if literal else repr(spec)
-
-
-def _checked_signature(input_signature):
-    if input_signature is None:
-        return None
-    if not isinstance(input_signature, (list, tuple)):
-        raise TypeError(f"input_signature must be either a tuple or a list, got {_tf_type(input_signature)}.")
-    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, TensorSpec)]
-    if bad:
-        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
-                        f"args {bad} with types {[_tf_type(b) for b in bad]}.")
-    return list(input_signature)
-
-
-class _TypeText(str):
-    """A type as TF's message shows it (TF's own module paths for its classes)."""
-
-    def __repr__(self):
-        return str(self)
-
-
-def _tf_type(value):
-    names = {"TensorSpec": "tensorflow.python.framework.tensor.TensorSpec",
-             "DType": "tensorflow.python.framework.dtypes.DType"}
-    name = type(value).__name__
-    return _TypeText(f"<class '{names[name]}'>" if name in names else str(type(value)))
-
-
-def _conform_one(value, spec):
-    if isinstance(spec, (list, tuple)):
-        if isinstance(spec, list) and not isinstance(value, list):
-            raise _CastError(f"Can not cast {value!r} to list type.")
-        if len(value) != len(spec):
-            raise _CastError("object of type 'Tuple' has no len()")
-        return type(spec)(_conform_one(v, s) for v, s in zip(value, spec))
-    if isinstance(value, Tensor):
-        t = value
-    elif getattr(value, "_tapeflow_variable", False):
-        t = value.read_value()
-    else:
-        try:
-            t = convert_to_tensor(value, dtype=spec.dtype)
-        except (TypeError, ValueError) as exc:
-            raise _CastError(str(exc)) from None
-    if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):
-        raise _CastError(f"Can not cast {TensorSpec(t.shape, t.dtype)!r} to {spec!r}")
-    return t
-
-
-def _signature_key(specs, key):
-    """The key of calls conforming to an input signature: the specs' shapes, the call's own dtypes."""
-    args_key, kwargs_key = key[2]
-    children = list(args_key[2])
-    for i, spec in enumerate(specs):
-        if i < len(children):
-            children[i] = _spec_key(spec, children[i])
-    return (signature.STRUCT, "call", ((signature.STRUCT, args_key[1], tuple(children)), kwargs_key))
-
-
-def _spec_key(spec, key):
-    if isinstance(spec, TensorSpec):
-        dims = spec.shape.dims
-        return (signature.TENSOR, None if dims is None else tuple(dims), key[2])
-    return (signature.STRUCT, key[1], tuple(_spec_key(s, k) for s, k in zip(spec, key[2])))
-
-
-def _specs_of(bound, key, params, input_signature):
-    """``structured_input_signature``: TensorSpecs named as the input signature names them, else after their
-    parameters; Python values as they are."""
-    args_key = key[2][0][2]
-    names = list(params.signature.parameters) if params is not None and params.signature is not None else []
-    given = input_signature or ()
-    specs = []
-    for i, (value, k) in enumerate(zip(bound[0], args_key)):
-        name = names[i] if i < len(names) else None
-        named = value if isinstance(value, TensorSpec) else given[i] if i < len(given) else None
-        if isinstance(named, TensorSpec) and named.name:
-            name = named.name
-        specs.append(_spec_of(value, k, name))
-    return (tuple(specs), {n: v for n, v in bound[1].items()})
-
-
-def _spec_of(value, key, name):
-    if key[0] is signature.OBJECT:
-        return key[1]  # an object keyed by a weak reference: the signature does not keep it alive
-    if key[0] is signature.TENSOR:
-        return TensorSpec(key[1], _dtype_of(key[2]), name)
-    if key[0] is signature.STRUCT and isinstance(value, (list, tuple)):
-        items = [_spec_of(v, k, name) for v, k in zip(value, key[2])]
-        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
-    return value
-
-
-def _dtype_of(np_dtype):
-    from .._core.dtypes import dtype_of
-
-    return dtype_of(np_dtype)
-
-
-def _as_outputs(result):
-    """The traced function's result as TF returns it, made inside the trace: a variable becomes its value read at
-    the end of the call, a Python or NumPy value a tensor; ``None`` and other objects stay as they are."""
-    if nest.is_nested(result):
-        return nest.pack_sequence_as(result, [_as_output(v) for v in nest.flatten(result)])
-    return _as_output(result)
-
-
-def _as_output(value):
-    if isinstance(value, Tensor) or value is None:
-        return value
-    if getattr(value, "_tapeflow_variable", False):
-        return value.read_value()
-    if isinstance(value, (int, float, bool, complex, str, bytes, np.ndarray, np.generic)):
-        return convert_to_tensor(value)
-    return value
-
-
-def _program(name, tracer, placeholders, variables, result):
-    """The :class:`_Program` of a finished trace (``result`` already through :func:`_as_outputs`)."""
-    flat = nest.flatten(result) if nest.is_nested(result) else [result]
-    specs = [TensorSpec(tracer.static_shape(v), v.dtype) if isinstance(v, Tensor) else v for v in flat]
-    output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
-    outputs, leaves, extra = [], [], {}
-    for value in flat:
-        if not isinstance(value, Tensor):
-            leaves.append(value)  # None, any other object: returned as it is
-            continue
-        t = value
-        leaves.append(_Leaf(len(outputs)))
-        outputs.append(t._id)
-        extra[t._id] = t._value
-    graph = trace.Graph(tracer.nodes, [p._id for p in placeholders], outputs, tracer.variables, tracer.created)
-    graph.stacks = tracer.stacks
-    known = set(graph.inputs) | set(graph.constants)
-    for node in graph.nodes:
-        if type(node) is trace.Read:
-            known.add(node.out)
-        elif type(node) is tuple:
-            outs = node[4]
-            known.update(outs if type(outs) is tuple else (outs,))
-    for i in outputs:
-        if i not in known:  # a tensor made before the trace, returned as it is
-            graph.constants[i] = extra[i]
-    graph.variable_inputs = [v._id for v in variables]
-    passes.optimize(graph)
-    graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from
-    plan = lower.lower(graph, name)
-    structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None
-    return _Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,

@@ -1,0 +1,160 @@
+"""A trace made usable: the program of one trace (its graph, generated code and result structure) and the two
+ways to run it under tapes (replayed op by op; ``recorded_call.py`` has the other).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import nest
+from .._core import primitives as P
+from .._core.dispatch import EMPTY, execute
+from .._core.equation import op_of
+from .._core.state import next_id
+from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
+from .._core.tensor_spec import TensorSpec
+from . import lower, passes, trace
+
+__all__ = ["Program", "build_program", "pack", "replay", "as_outputs"]
+
+_new = object.__new__
+
+
+class _Leaf:
+    """Where a traced function's result put a tensor: the index of its value among the program's outputs."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+class Program:
+    """One trace's graph and its generated code, with what rebuilds the result."""
+
+    __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs", "recordable",
+                 "residual_plan", "residual_ids", "call_op", "backwards")
+
+    def __init__(self, graph, plan, structure, leaves, variable_ids, output_specs):
+        self.graph, self.plan, self.structure, self.leaves = graph, plan, structure, leaves
+        self.variable_ids = variable_ids  # ids the trace's argument variables had, in argument order
+        self.output_specs = output_specs  # the result with a TensorSpec (static shape) for each tensor
+        # A call under one tape (``recorded_call.py``): whether it can be one equation, its program that also
+        # returns what the gradient needs, and the op that equation names. Made on the first such call.
+        self.recordable = self.residual_plan = self.residual_ids = self.call_op = self.backwards = None
+
+
+def pack(program, out, tensors=False):
+    """The result structure around the program's output values ``out`` (or tensors, with ``tensors``)."""
+    flat = []
+    for leaf in program.leaves:
+        if type(leaf) is not _Leaf:
+            flat.append(leaf)
+        elif tensors:
+            flat.append(out[leaf.index])
+        else:
+            t = _new(EagerTensor)
+            t._value = out[leaf.index]
+            t._id = next_id()
+            flat.append(t)
+    structure = program.structure
+    return flat[0] if structure is None else nest.pack_sequence_as(structure, flat)
+
+
+def replay(program, tensors, variables):
+    """Run the graph op by op through ``execute``, so the active tapes record every op and read."""
+    graph = program.graph
+    env = dict(zip(graph.inputs, tensors))
+    swap = dict(zip(program.variable_ids, variables))  # the trace's argument variables -> this call's
+
+    def var(v):
+        return swap.get(v._id, v)
+
+    for node in graph.nodes:
+        kind = type(node)
+        if kind is trace.Read:
+            env[node.out] = var(node.variable)._read()
+        elif kind is trace.Assign:
+            value = env[node.value] if node.constant is None else node.constant
+            getattr(var(node.variable), node.method)(value, read_value=False)
+        else:
+            attrs = node[1]
+            call = lower._custom_call(attrs)
+            outputs = node[4]
+            if call is not None:
+                outs = outputs if type(outputs) is tuple else (outputs,)
+                values = node[5] if type(outputs) is tuple else (node[5],)
+                for o, r, v in zip(outs, call.result_ids, values):
+                    env[o] = _lookup_tensor(env, graph, r) if r is not None else constant_of(v)
+                continue
+            ins = tuple([_lookup_tensor(env, graph, i) for i in node[6::2]])
+            result = execute(op_of(node[0]), ins, attrs or EMPTY)
+            if type(outputs) is tuple:
+                env.update(zip(outputs, result))
+            else:
+                env[outputs] = result
+    # The tensors themselves (an output that is an input gets an identity of its own, as TF returns one).
+    outs = []
+    for i in graph.outputs:
+        out = _lookup_tensor(env, graph, i)
+        outs.append(execute(P.IDENTITY, (out,)) if i in graph.inputs else out)
+    return pack(program, outs, tensors=True)
+
+
+def _lookup_tensor(env, graph, i):
+    t = env.get(i)
+    if t is None:
+        t = env[i] = constant_of(graph.constants[i])
+    return t
+
+
+def as_outputs(result):
+    """The traced function's result as TF returns it, made inside the trace: a variable becomes its value read at
+    the end of the call, a Python or NumPy value a tensor; ``None`` and other objects stay as they are."""
+    if nest.is_nested(result):
+        return nest.pack_sequence_as(result, [_as_output_one(v) for v in nest.flatten(result)])
+    return _as_output_one(result)
+
+
+def _as_output_one(value):
+    if isinstance(value, Tensor) or value is None:
+        return value
+    if getattr(value, "_tapeflow_variable", False):
+        return value.read_value()
+    if isinstance(value, (int, float, bool, complex, str, bytes, np.ndarray, np.generic)):
+        return convert_to_tensor(value)
+    return value
+
+
+def build_program(name, tracer, placeholders, variables, result):
+    """The :class:`Program` of a finished trace (``result`` already through :func:`as_outputs`)."""
+    flat = nest.flatten(result) if nest.is_nested(result) else [result]
+    specs = [TensorSpec(tracer.static_shape(v), v.dtype) if isinstance(v, Tensor) else v for v in flat]
+    output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
+    outputs, leaves, extra = [], [], {}
+    for value in flat:
+        if not isinstance(value, Tensor):
+            leaves.append(value)  # None, any other object: returned as it is
+            continue
+        t = value
+        leaves.append(_Leaf(len(outputs)))
+        outputs.append(t._id)
+        extra[t._id] = t._value
+    graph = trace.Graph(tracer.nodes, [p._id for p in placeholders], outputs, tracer.variables, tracer.created)
+    graph.stacks = tracer.stacks
+    known = set(graph.inputs) | set(graph.constants)
+    for node in graph.nodes:
+        if type(node) is trace.Read:
+            known.add(node.out)
+        elif type(node) is tuple:
+            outs = node[4]
+            known.update(outs if type(outs) is tuple else (outs,))
+    for i in outputs:
+        if i not in known:  # a tensor made before the trace, returned as it is
+            graph.constants[i] = extra[i]
+    graph.variable_inputs = [v._id for v in variables]
+    passes.optimize(graph)
+    graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from
+    plan = lower.lower(graph, name)
+    structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None
+    return Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
