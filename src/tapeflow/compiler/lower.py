@@ -42,32 +42,27 @@ def _assign(variable, value):
         variable._value = value
 
 
-def _assign_add(variable, delta):
-    """A traced ``variable.assign_add(delta)``, in place when nothing else holds the array (``Variable._update``)."""
+def _update(variable, delta, ufunc):
+    """A traced ``assign_add`` (``ufunc`` is ``np.add``) or ``assign_sub`` (``np.subtract``), in place when nothing
+    else holds the variable's array (as ``Variable._update`` decides)."""
     with variable._lock:
         value = variable._value
         variable._busy = True
         try:
             if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
-                np.add(value, delta, out=value)
+                ufunc(value, delta, out=value)
             else:
-                variable._value = value + delta
+                variable._value = ufunc(value, delta)
         finally:
             variable._busy = False
+
+
+def _assign_add(variable, delta):
+    _update(variable, delta, np.add)
 
 
 def _assign_sub(variable, delta):
-    """A traced ``variable.assign_sub(delta)``, as :func:`_assign_add`."""
-    with variable._lock:
-        value = variable._value
-        variable._busy = True
-        try:
-            if type(value) is np.ndarray and value.base is None and _getrefcount(value) == _SOLE_HOLDER:
-                np.subtract(value, delta, out=value)
-            else:
-                variable._value = value - delta
-        finally:
-            variable._busy = False
+    _update(variable, delta, np.subtract)
 
 
 _UPDATES = {"assign": "_assign", "assign_add": "_assign_add", "assign_sub": "_assign_sub"}
