@@ -33,7 +33,7 @@ class Program:
     """One trace's graph and its generated code, with what rebuilds the result."""
 
     __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs", "recordable",
-                 "residual_plan", "residual_ids", "call_op", "backwards")
+                 "residual_plan", "residual_ids", "call_op", "backwards", "rebuild")
 
     def __init__(self, graph, plan, structure, leaves, variable_ids, output_specs):
         self.graph, self.plan, self.structure, self.leaves = graph, plan, structure, leaves
@@ -42,6 +42,7 @@ class Program:
         # A call under one tape (``recorded_call.py``): whether it can be one equation, its program that also
         # returns what the gradient needs, and the op that equation names. Made on the first such call.
         self.recordable = self.residual_plan = self.residual_ids = self.call_op = self.backwards = None
+        self.rebuild = _rebuilder(structure)  # flat output values -> the result's structure
 
 
 def pack(program, out, tensors=False):
@@ -57,8 +58,31 @@ def pack(program, out, tensors=False):
             t._value = out[leaf.index]
             t._id = next_id()
             flat.append(t)
-    structure = program.structure
-    return flat[0] if structure is None else nest.pack_sequence_as(structure, flat)
+    return program.rebuild(flat)
+
+
+def _rebuilder(structure):
+    """How to put a flat result back into ``structure``, the common shapes spelled out (a call's fixed cost):
+    one value, a list or tuple of values, a dict of values (``tf.nest`` orders a dict's values by sorted key)."""
+    if structure is None:
+        return lambda flat: flat[0]
+    kind = type(structure)
+    if kind in (list, tuple) and not any(nest.is_nested(v) for v in structure):
+        return kind
+    if kind is dict and not any(nest.is_nested(v) for v in structure.values()):
+        try:
+            order = sorted(structure)
+        except TypeError:
+            order = None
+        if order is not None:
+            keys = list(structure)
+
+            def rebuild(flat):
+                values = dict(zip(order, flat))
+                return {k: values[k] for k in keys}
+
+            return rebuild
+    return lambda flat: nest.pack_sequence_as(structure, flat)
 
 
 def replay(program, tensors, variables):
