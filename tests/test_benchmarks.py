@@ -66,3 +66,15 @@ def test_rnn_yardstick_takes_the_same_step_as_tapeflow():
         run._rnn_data = original
     for before, after, g in zip(params, by_hand, grads):
         np.testing.assert_allclose((before - after) / np.float32(0.01), g.numpy(), rtol=2e-3, atol=1e-5)
+
+
+def test_peers_table_runs_the_same_steps(capsys):
+    import peers
+
+    sys.argv = ["peers.py", "--steps-scale", "0.005"]
+    peers.main()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[0] == "contender"
+    rows = {line[:28].strip(): line[28:].split() for line in out[1:]}
+    assert {"tapeflow eager", "tapeflow tf.function"} <= set(rows)
+    assert all(len(cells) == 4 for cells in rows.values())  # two times, two ratios each
