@@ -217,6 +217,12 @@ def _sequence_kind(leaves):
     return kind
 
 
+def _first_kind(value):
+    shape, leaves = [], []
+    _leaves(value, shape, 0, leaves)
+    return _kind(leaves[0]) if leaves else None
+
+
 def _first_unsupported(value):
     if isinstance(value, (list, tuple)):
         shape, leaves = [], []
@@ -250,6 +256,10 @@ def to_dtype(value, dtype, infer_foreign=False):
     if None in kinds:
         _refused(value)
         raise _unsupported(_first_unsupported(value))  # TF names the first leaf it has no conversion for
+    if len(kinds) > 1 and ("S" in kinds or ("c" in kinds and _first_kind(value) != "c")):
+        # TF's walk over the leaves refuses these before it looks at the dtype: strings among numbers, and a
+        # complex number after a real one.
+        raise _mixed()
     target = np.dtype(np_type).kind
     accepts = _ACCEPTS.get(target, "")
     if not kinds <= set(accepts):

@@ -125,6 +125,19 @@ class TensorShape:
     def __radd__(self, other):
         return as_shape(other).concatenate(self)
 
+    def _tapeflow_to_tensor(self, dtype=None):
+        """``tf.convert_to_tensor(shape)``: the dimensions as int32 (int64 on request); only a fully known shape
+        converts, as in TF."""
+        from .dtypes import int32, int64
+        from .tensor import constant
+
+        if self._dims is None or None in self._dims:
+            raise ValueError(f"Cannot convert a partially known TensorShape {self} to a Tensor.")
+        if dtype is not None and dtype not in (int32, int64):
+            raise TypeError(f"Cannot convert TensorShape {self} to dtype {dtype}. Allowed dtypes are tf.int32 and "
+                            "tf.int64.")
+        return constant(list(self._dims), dtype or int32)
+
     def __repr__(self):
         if self._dims is None:
             return "TensorShape(None)"

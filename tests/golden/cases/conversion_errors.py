@@ -141,3 +141,21 @@ def truediv_dtypes(tf):
             catch(lambda: tf.constant("a") / tf.constant("b")), tf.constant(3) / tf.constant(2),
             tf.constant(3, tf.uint8) / tf.constant(2, tf.uint8), catch(lambda: tf.constant(3) / tf.constant(2.0)),
             catch(lambda: t / 2)]
+
+
+@case
+def tensorshape_converts_when_fully_known(tf):
+    s = tf.TensorShape([5, 8])
+    return [tf.convert_to_tensor(s), tf.constant(s), tf.reduce_prod(s), tf.convert_to_tensor(s, tf.int64),
+            tf.convert_to_tensor(tf.TensorShape([])), catch(tf.convert_to_tensor, tf.TensorShape([None, 3])),
+            catch(tf.convert_to_tensor, tf.TensorShape(None)), catch(tf.convert_to_tensor, s, tf.float32)]
+
+
+@case
+def unsupported_values_with_a_dtype(tf):
+    class Thing:
+        def __repr__(self):
+            return "<Thing>"
+
+    return [catch(tf.convert_to_tensor, v, tf.float32)
+            for v in ({"x": 1.0}, {1, 2}, frozenset([1]), Thing(), [{"a": 1}], [None], None, "a", [1.0, "a"])]
