@@ -6,8 +6,10 @@ observes everything it does (``trace.py``); the graph is optimised (``passes.py`
 over NumPy (``lower.py``). So Python side effects (``print``, appending to a list) happen while tracing only, as
 in TensorFlow, and every later call of the same signature runs the generated code.
 
-A call made while a tape or forward accumulator records runs the traced program op by op through ``execute``
-instead, so that the tapes record it and every gradient, jacobian and higher derivative works through it.
+A call made while one tape records is one equation on it, whose gradient is a compiled backward pass
+(``recorded_call.py``); under nested tapes or a forward accumulator the traced program runs op by op through
+``execute`` (``program.replay``), so that every tape records it and jacobians and higher derivatives work through
+it.
 
 A generated program is specialised to the shapes it was traced with. A concrete function that TensorFlow would
 run on other shapes (an ``input_signature`` with ``None`` dimensions, ``reduce_retracing``, or a concrete function
