@@ -372,3 +372,42 @@ def test_a_tape_around_the_gradient_of_a_recorded_call_sees_the_inputs():
     assert (traced[1] is None) == (eager[1] is None)
     if eager[1] is not None:
         assert traced[1].numpy() == eager[1].numpy()
+
+
+def test_a_tensor_leaked_out_of_a_trace_is_refused():
+    leaked = []
+
+    @tf.function
+    def leaky(a):
+        x = a + 1
+        leaked.append(x)  # kept past the trace: a graph tensor, as TF calls it
+        return x
+
+    assert leaky(tf.constant(1)).numpy() == 2
+    with pytest.raises(AttributeError, match="'SymbolicTensor' object has no attribute 'numpy'"):
+        leaked[0].numpy()
+
+    @tf.function
+    def captures(b):
+        return b + leaked[0]
+
+    with pytest.raises(TypeError, match=r"<tf.Tensor 'add:0' shape=\(\) dtype=int32> is out of scope and cannot be "
+                                        r"used here"):
+        captures(tf.constant(2))
+
+
+def test_tensors_made_in_init_scope_are_eager():
+    class Model(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(1)
+            self.c = None
+
+        @tf.function
+        def __call__(self):
+            if self.c is None:
+                with tf.init_scope():
+                    self.c = tf.constant(5)
+            return self.v + self.c
+
+    m = Model()
+    assert m().numpy() == 6 and m.c.numpy() == 5 and m().numpy() == 6

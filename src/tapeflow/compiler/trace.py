@@ -28,6 +28,7 @@ from .._core.shape import TensorShape
 from .._core.state import PACKAGE_DIR, STATE, next_id, user_frame
 from .._core.tensor import EagerTensor
 from .._core.variable import LIVE
+from . import leaks
 
 __all__ = ["Tracer", "Graph", "Read", "Assign", "tracing", "is_symbolic", "run", "placeholder", "init_scope"]
 
@@ -98,6 +99,7 @@ class Tracer:
         self.static_shapes = {}  # placeholder id -> the shape the function sees (``None`` where it generalises)
         self.saved = {}  # variable id -> (variable, its value before the trace first changed it)
         self.outside = ([], None)  # the recording observers and trace outside this one (``init_scope``)
+        self.eager_spans = []  # the id ranges ``init_scope`` blocks made eagerly
         self.names = {}  # placeholder id -> TF's name of it (``"x:0"``)
         self.producers = {}  # tensor id -> the node that made it
         self.dynamic = set()  # ids whose values depend on the inputs or on variables (not foldable constants)
@@ -190,6 +192,15 @@ class Tracer:
             if tensor._id in outs:
                 return f"{base if k == 0 else f'{base}_{k}'}:{outs.index(tensor._id)}"
         return "Const:0"
+
+    def node_name(self, node):
+        """``(base name, output ids)`` of a node (``("mul", (7,))``), or ``(None, ())`` for an assignment."""
+        if type(node) is Read:
+            return "ReadVariableOp", (node.out,)
+        if type(node) is tuple:
+            op = op_of(node[0])
+            return _NODE_NAMES.get(op.name, op.name), node[4] if type(node[4]) is tuple else (node[4],)
+        return None, ()
 
     def describe(self, tensor):
         """How TF prints a symbolic tensor: ``Tensor("x:0", shape=(None,), dtype=float32)``."""
@@ -385,6 +396,7 @@ def run(tracer, fn, args, kwargs, finish=None):
                     np.copyto(array, contents)
                 variable._value = array
         tracer.saved.clear()  # the tracer lives on in a cycle (``records``): it must not hold the arrays
+        leaks.finished(tracer, next_id())
 
 
 class init_scope:  # noqa: N801 - TF's name, used as ``with tf.init_scope():``
@@ -397,6 +409,7 @@ class init_scope:  # noqa: N801 - TF's name, used as ``with tf.init_scope():``
         self._tracer = tracer
         if tracer is not None:
             saved, outer = tracer.outside
+            self._start = next_id()  # tensors made from here to the exit are eager ones
             self._inside = STATE.tapes[:]
             observers.unlisten(tracer)
             STATE.tapes[:] = saved
@@ -406,6 +419,7 @@ class init_scope:  # noqa: N801 - TF's name, used as ``with tf.init_scope():``
     def __exit__(self, *exc):
         tracer = self._tracer
         if tracer is not None:
+            tracer.eager_spans.append((self._start, next_id()))
             STATE.tapes[:] = self._inside
             STATE.tracer = tracer
             observers.listen(tracer)
