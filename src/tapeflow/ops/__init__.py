@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     assert_ops,
     clip_ops,
     construct_ops,
+    control_flow_ops,
     conv3d_ops,
     conv_ops,
     decomp_ops,
