@@ -411,3 +411,16 @@ def test_tensors_made_in_init_scope_are_eager():
 
     m = Model()
     assert m().numpy() == 6 and m.c.numpy() == 5 and m().numpy() == 6
+
+
+def test_an_error_in_a_recorded_call_is_a_graph_execution_error():
+    @tf.function
+    def f(x, i):
+        return x * tf.cast(tf.math.floordiv(i, i), tf.float32)
+
+    x = tf.constant(2.0)
+    f(x, tf.constant(1))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Graph execution error"):
+            f(x, tf.constant(0))

@@ -77,8 +77,9 @@ def _never(*values, call):
     raise TypeError("a recorded tf.function call is not re-executed from its values")
 
 
-def call_recorded(program, tensors, variables, swap, name):
-    """Run ``program`` on ``tensors`` and record the call on the one active tape; returns the output tensors."""
+def call_recorded(program, tensors, variables, swap, name, graph_name):
+    """Run ``program`` on ``tensors`` and record the call on the one active tape; returns the output tensors.
+    An error while it runs is TF's graph execution error (``graph_name``: the ``__inference_...`` it names)."""
     graph = program.graph
     # The reads first, through the variables themselves: the tape watches and records each.
     reads = {}
@@ -96,7 +97,13 @@ def call_recorded(program, tensors, variables, swap, name):
                                        for o in (n[4] if type(n[4]) is tuple else (n[4],))]
         program.residual_plan = lowering.lower(graph, f"{name}_recorded", keep)
     values = [t._value for t in tensors] + list(variables)
-    out = program.residual_plan.run(*values)
+    try:
+        out = program.residual_plan.run(*values)
+    except Exception as exc:
+        err = program.residual_plan.error(exc, graph_name, graph.stacks)
+        if err is None:
+            raise
+        raise err from None
     n = len(graph.outputs)
     computed = dict(graph.constants)
     computed.update(zip(graph.inputs, (t._value for t in tensors)))

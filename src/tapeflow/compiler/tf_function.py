@@ -273,7 +273,8 @@ class ConcreteFunction:
         if STATE.tapes:
             if recorded_call.can_record(program):
                 swap = dict(zip(program.variable_ids, variables))
-                outs = recorded_call.call_recorded(program, tensors, variables, swap, self._owner._name)
+                outs = recorded_call.call_recorded(program, tensors, variables, swap, self._owner._name,
+                                                   self._graph_name)
                 return pack(program, outs, tensors=True)
             return replay(program, tensors, variables)
         values = [t._value for t in tensors]
