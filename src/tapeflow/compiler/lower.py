@@ -1,12 +1,13 @@
 """Lowering: a traced :class:`~tapeflow.compiler.trace.Graph` becomes one generated Python function.
 
-The function is straight-line code over NumPy values: each equation is one call of its op's forward (the same
-kernel eager execution runs), each variable read one attribute read, each assignment one call of the variable's
-own method. Per-op dispatch (dtype checks, wrapping results as tensors, reporting to the hook) is gone: the trace
-already checked what it checks, and the checks hold for every call of the same signature.
+The function is straight-line code over NumPy values: each equation is the expression its op's forward returns
+(inlined when the forward is one expression, or spelled by the op's own ``lower`` hook) or one call of that
+forward (the same kernel eager execution runs); each variable read is one attribute read, each assignment one
+in-place update; each value is deleted after its last use. Per-op dispatch (dtype checks, wrapping results as
+tensors, reporting to the hook) is gone: the trace already checked what it checks, and the checks hold for every
+call of the same signature.
 
-Before lowering, two passes shrink the graph (``passes.py``): ops on constants alone are folded into their
-traced values, and what no output and no effect needs is dropped.
+Before lowering, the passes of ``passes.py`` shrink the graph: folding, merging and dropping what is dead.
 
 The generated source can be read (``Plan.source``); each line that runs an op ends with a comment naming the op
 and the user's line that made it, and an error raised by a line is mapped back to that op (:meth:`Plan.error`).
