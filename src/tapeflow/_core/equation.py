@@ -42,7 +42,8 @@ import numpy as np
 from .registry import REGISTRY
 from .tensor import EagerTensor
 
-__all__ = ["Equation", "READ", "store", "named", "as_tensors", "ids_of", "values_of", "freeze_attrs", "op_of"]
+__all__ = ["Equation", "READ", "store", "named", "as_tensors", "ids_of", "values_of", "freeze_attrs", "op_of",
+           "tensor_of"]
 
 Equation = namedtuple("Equation", "op inputs values outputs results attrs where")
 Equation.__doc__ = ("One recorded op application: ``(op, inputs, values, outputs, results, attrs, where)`` (see "
@@ -106,7 +107,8 @@ def named(stored):
                     None if code is None else (code, lasti))
 
 
-def _tensor(tid, value):
+def tensor_of(tid, value):
+    """A tensor of ``value`` under the recorded id ``tid`` (no new id: it stands for the recorded one)."""
     t = _new(EagerTensor)
     t._value = value
     t._id = tid
@@ -119,16 +121,16 @@ def as_tensors(stored, variables):
     key, attrs, code, lasti, outputs, results = stored[:6]
     where = None if code is None else (code, lasti)
     if key is READ:
-        return (REGISTRY[READ], (variables[stored[6]],), _tensor(outputs, results), _EMPTY, where)
+        return (REGISTRY[READ], (variables[stored[6]],), tensor_of(outputs, results), _EMPTY, where)
     op = REGISTRY[key] if key.__class__ is str else key
     if len(stored) == 8:
-        inputs = (_tensor(stored[6], stored[7]),)
+        inputs = (tensor_of(stored[6], stored[7]),)
     else:
-        inputs = tuple([_tensor(i, v) for i, v in zip(stored[6::2], stored[7::2])])
+        inputs = tuple([tensor_of(i, v) for i, v in zip(stored[6::2], stored[7::2])])
     if op.multi_output:
-        out = tuple([_tensor(i, v) for i, v in zip(outputs, results)])
+        out = tuple([tensor_of(i, v) for i, v in zip(outputs, results)])
     else:
-        out = _tensor(outputs, results)
+        out = tensor_of(outputs, results)
     return (op, inputs, out, attrs or _EMPTY, where)
 
 

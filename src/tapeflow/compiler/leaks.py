@@ -39,21 +39,8 @@ _GUARD = _Guard()
 
 def finished(tracer, end):
     """Remember the trace of ``tracer``, whose tensors took the ids before ``end``."""
-    names = {}
-    counts = {}
-    for i, name in tracer.names.items():
-        if i in tracer.dynamic:
-            names[i] = name
     dynamic = tracer.dynamic
-    for node in tracer.nodes:
-        base, outs = tracer.node_name(node)
-        if base is None:
-            continue
-        k = counts.get(base, 0)
-        counts[base] = k + 1
-        for j, o in enumerate(outs):
-            if o in dynamic:
-                names[o] = f"{base if k == 0 else f'{base}_{k}'}:{j}"
+    names = {i: name for i, name in tracer.graph_names().items() if i in dynamic}
     if not _TRACES:
         observers.listen(_GUARD, everywhere=True)
     _STARTS.append(tracer.start_id)

@@ -26,14 +26,13 @@ import numpy as np
 from .._core import errors
 from .._core.dispatch import execute
 from .._core.equation import op_of
-from .._core.state import ERRSTATE, RESTORE, SILENCE, SILENT, line_of, next_id
-from .._core.tensor import EagerTensor
+from .._core.state import ERRSTATE, RESTORE, SILENCE, SILENT, line_of
+from .._core.tensor import wrap
 from .._core.variable import _SOLE_HOLDER, _getrefcount
 from .trace import Assign, Read
 
 __all__ = ["Plan", "lower"]
 
-_new = object.__new__
 _counter = [0]
 
 
@@ -100,7 +99,7 @@ class Plan:
             if any(v is None for v in values):
                 return None
             try:
-                execute(op, tuple([_tensor(v) for v in values]), node[1] or {})
+                execute(op, tuple([wrap(v) for v in values]), node[1] or {})
             except errors.OpError as eager:
                 err = eager
             except Exception:  # noqa: BLE001 - no TF error for it: the original one is raised
@@ -118,13 +117,6 @@ class Plan:
 
 _KERNEL_PREFIX = re.compile(r"^\{\{function_node [^}]*\}\} ")
 _OP_SUFFIX = re.compile(r" \[Op:[^\]]*\]( name: .*)?$", re.S)
-
-
-def _tensor(value):
-    t = _new(EagerTensor)
-    t._value = value
-    t._id = next_id()
-    return t
 
 
 def _local(tensor_id):

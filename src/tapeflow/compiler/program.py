@@ -9,7 +9,7 @@ import numpy as np
 from .._core import nest
 from .._core import primitives as P
 from .._core.dispatch import EMPTY, execute
-from .._core.equation import op_of
+from .._core.equation import op_of, tensor_of
 from .._core.state import next_id
 from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
@@ -150,13 +150,6 @@ def _as_output_one(value):
     return value
 
 
-def _tensor_of(tracer, tensor_id, value):
-    t = _new(EagerTensor)
-    t._value = value
-    t._id = tensor_id
-    return t
-
-
 def build_program(name, tracer, placeholders, variables, result):
     """The :class:`Program` of a finished trace (``result`` already through :func:`as_outputs`)."""
     flat = nest.flatten(result) if nest.is_nested(result) else [result]
@@ -175,7 +168,7 @@ def build_program(name, tracer, placeholders, variables, result):
     for i in graph.constants:
         leaked = leaks.leaked_name(i) if i < tracer.start_id else None  # (this trace's own constants are fine)
         if leaked is not None:  # a tensor another trace made, kept past its end (a global, an attribute)
-            raise leaks.out_of_scope(_tensor_of(tracer, i, graph.constants[i]), leaked)
+            raise leaks.out_of_scope(tensor_of(i, graph.constants[i]), leaked)
     graph.stacks = tracer.stacks
     known = set(graph.inputs) | set(graph.constants)
     for node in graph.nodes:

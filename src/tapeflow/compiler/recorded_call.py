@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .._core.backprop import backward
 from .._core.dtypes import TRAINABLE_NUMS
+from .._core.equation import tensor_of
 from .._core.observers import report_op
 from .._core.recording import Recording
 from .._core.registry import Op
@@ -28,13 +29,6 @@ from .trace import Assign, Read
 __all__ = ["can_record", "call_recorded"]
 
 _new = object.__new__
-
-
-def _tensor(tensor_id, value):
-    t = _new(EagerTensor)
-    t._value = value
-    t._id = tensor_id
-    return t
 
 
 def can_record(program):
@@ -170,9 +164,9 @@ def _rebuilt(call, gs, alias=None):
     targets, upstream = [], []
     for oid, gi in zip(graph.outputs, gs):
         if gi is not None:
-            targets.append(_tensor(ren(oid, oid), values[oid]))
+            targets.append(tensor_of(ren(oid, oid), values[oid]))
             upstream.append(gi)
-    sources = [_tensor(r, values[i]) for r, i in zip(source_ids, call.sources)]
+    sources = [tensor_of(r, values[i]) for r, i in zip(source_ids, call.sources)]
     return recording, targets, sources, upstream
 
 

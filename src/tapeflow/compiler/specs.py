@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from .._core import nest
+from .._core.dtypes import dtype_of
 from .._core.shape import TensorShape
 from .._core.tensor import Tensor, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
@@ -198,14 +199,8 @@ def _spec_of(value, key, name):
     if key[0] is signature.OBJECT:
         return key[1]  # an object keyed by a weak reference: the signature does not keep it alive
     if key[0] is signature.TENSOR:
-        return TensorSpec(key[1], _dtype_of(key[2]), name)
+        return TensorSpec(key[1], dtype_of(key[2]), name)
     if key[0] is signature.STRUCT and isinstance(value, (list, tuple)):
         items = [_spec_of(v, k, name) for v, k in zip(value, key[2])]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return value
-
-
-def _dtype_of(np_dtype):
-    from .._core.dtypes import dtype_of
-
-    return dtype_of(np_dtype)

@@ -172,11 +172,10 @@ class Tracer:
                     out[-k] = None
         return tuple(out)
 
-    def name_of(self, tensor):
-        """TF's name of a symbolic tensor: ``"x:0"`` for the input ``x``, ``"mul_1:0"`` for the second product."""
-        name = self.names.get(tensor._id)
-        if name is not None:
-            return name
+    def graph_names(self):
+        """TF's names of the trace's tensors, by id: ``"x:0"`` for the input ``x``, ``"mul_1:0"`` for the second
+        product (the node's type or operator name, numbered in program order)."""
+        names = dict(self.names)
         counts = {}
         for node in self.nodes:
             if type(node) is Read:
@@ -189,18 +188,14 @@ class Tracer:
                 continue
             k = counts.get(base, 0)
             counts[base] = k + 1
-            if tensor._id in outs:
-                return f"{base if k == 0 else f'{base}_{k}'}:{outs.index(tensor._id)}"
-        return "Const:0"
+            for j, o in enumerate(outs):
+                names[o] = f"{base if k == 0 else f'{base}_{k}'}:{j}"
+        return names
 
-    def node_name(self, node):
-        """``(base name, output ids)`` of a node (``("mul", (7,))``), or ``(None, ())`` for an assignment."""
-        if type(node) is Read:
-            return "ReadVariableOp", (node.out,)
-        if type(node) is tuple:
-            op = op_of(node[0])
-            return _NODE_NAMES.get(op.name, op.name), node[4] if type(node[4]) is tuple else (node[4],)
-        return None, ()
+    def name_of(self, tensor):
+        """TF's name of a symbolic tensor of this trace (``"Const:0"`` for a constant it made)."""
+        name = self.names.get(tensor._id)
+        return name if name is not None else self.graph_names().get(tensor._id, "Const:0")
 
     def describe(self, tensor):
         """How TF prints a symbolic tensor: ``Tensor("x:0", shape=(None,), dtype=float32)``."""
