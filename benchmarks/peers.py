@@ -19,61 +19,8 @@ import importlib.util
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the workloads' data and the NumPy steps)
-
-
-def _tapeflow_seed(traced):
-    tf = run.tf
-    w, b = tf.Variable(0.0), tf.Variable(0.0)
-    xs, ys = tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([3.0, 5.0, 7.0, 9.0])
-
-    def step():
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean((w * xs + b - ys) ** 2)
-        dw, db = tape.gradient(loss, [w, b])
-        w.assign_sub(0.01 * dw)
-        b.assign_sub(0.01 * db)
-
-    return tf.function(step) if traced else step
-
-
-def _tensorflow_seed(traced):
-    import tensorflow as tf
-
-    w, b = tf.Variable(0.0), tf.Variable(0.0)
-    xs, ys = tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([3.0, 5.0, 7.0, 9.0])
-
-    def step():
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean((w * xs + b - ys) ** 2)
-        dw, db = tape.gradient(loss, [w, b])
-        w.assign_sub(0.01 * dw)
-        b.assign_sub(0.01 * db)
-
-    return tf.function(step) if traced else step
-
-
-def _tf_mlp(tf, traced):
-    x, labels, params = run._mlp_data()
-    x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
-    variables = [tf.Variable(p) for p in params]
-    lr = np.float32(0.01)
-
-    def step():
-        with tf.GradientTape() as tape:
-            h = x
-            for i in range(0, len(variables), 2):
-                h = tf.matmul(h, variables[i]) + variables[i + 1]
-                if i < len(variables) - 2:
-                    h = tf.nn.relu(h)
-            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
-        for v, g in zip(variables, tape.gradient(loss, variables)):
-            v.assign_sub(lr * g)
-
-    return tf.function(step) if traced else step
 
 
 def _torch_steps():
@@ -142,16 +89,15 @@ def main():
     parser.add_argument("--steps-scale", type=float, default=1.0, help="scale the number of steps")
     args = parser.parse_args()
     contenders = {
-        "tapeflow eager": {"seed": _tapeflow_seed(False), "mlp": None},
-        "tapeflow tf.function": {"seed": _tapeflow_seed(True), "mlp": None},
+        "tapeflow eager": {"seed": run.seed_step(), "mlp": run.mlp_step()},
+        "tapeflow tf.function": {"seed": run.seed_step(traced=True), "mlp": run.mlp_step(traced=True)},
     }
-    contenders["tapeflow eager"]["mlp"] = _tf_mlp(run.tf, False)
-    contenders["tapeflow tf.function"]["mlp"] = _tf_mlp(run.tf, True)
     if importlib.util.find_spec("tensorflow") is not None:
         import tensorflow as tensorflow
 
-        contenders["TensorFlow eager"] = {"seed": _tensorflow_seed(False), "mlp": _tf_mlp(tensorflow, False)}
-        contenders["TensorFlow tf.function"] = {"seed": _tensorflow_seed(True), "mlp": _tf_mlp(tensorflow, True)}
+        contenders["TensorFlow eager"] = {"seed": run.seed_step(tensorflow), "mlp": run.mlp_step(tensorflow)}
+        contenders["TensorFlow tf.function"] = {"seed": run.seed_step(tensorflow, traced=True),
+                                             "mlp": run.mlp_step(tensorflow, traced=True)}
     if importlib.util.find_spec("torch") is not None:
         contenders.update(_torch_steps())
     if importlib.util.find_spec("jax") is not None:

@@ -52,34 +52,33 @@ def compare(tf_fn, np_fn, steps, repeats):
 # ------------------------------------------------------------------------------------------ seed loop
 
 
-def seed_tapeflow(steps):
-    w = tf.Variable(0.0)
-    b = tf.Variable(0.0)
-    xs = tf.constant([1.0, 2.0, 3.0, 4.0])
-    ys = tf.constant([3.0, 5.0, 7.0, 9.0])
-    for _ in range(steps):
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean((w * xs + b - ys) ** 2)
+def seed_step(module=tf, traced=False):
+    """The seed training step written against ``module`` (tapeflow, or TensorFlow for ``peers.py``): a zero-argument
+    callable, traced by ``module.function`` when ``traced``."""
+    w = module.Variable(0.0)
+    b = module.Variable(0.0)
+    xs = module.constant([1.0, 2.0, 3.0, 4.0])
+    ys = module.constant([3.0, 5.0, 7.0, 9.0])
+
+    def step():
+        with module.GradientTape() as tape:
+            loss = module.reduce_mean((w * xs + b - ys) ** 2)
         dw, db = tape.gradient(loss, [w, b])
         w.assign_sub(0.01 * dw)
         b.assign_sub(0.01 * db)
+
+    return module.function(step) if traced else step
+
+
+def seed_tapeflow(steps):
+    step = seed_step()
+    for _ in range(steps):
+        step()
 
 
 def seed_traced(steps):
     """The seed step under ``tf.function``: the tape, gradient and updates traced once."""
-    w = tf.Variable(0.0)
-    b = tf.Variable(0.0)
-    xs = tf.constant([1.0, 2.0, 3.0, 4.0])
-    ys = tf.constant([3.0, 5.0, 7.0, 9.0])
-
-    @tf.function
-    def step():
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean((w * xs + b - ys) ** 2)
-        dw, db = tape.gradient(loss, [w, b])
-        w.assign_sub(0.01 * dw)
-        b.assign_sub(0.01 * db)
-
+    step = seed_step(traced=True)
     for _ in range(steps):
         step()
 
@@ -114,26 +113,39 @@ def _mlp_data(batch=BATCH, widths=WIDTHS):
     return x, labels, params
 
 
-def _mlp_loss(x, labels, variables):
+def _mlp_loss(x, labels, variables, module=tf):
     h = x
     for i in range(0, len(variables), 2):
-        h = tf.matmul(h, variables[i]) + variables[i + 1]
+        h = module.matmul(h, variables[i]) + variables[i + 1]
         if i < len(variables) - 2:
-            h = tf.nn.relu(h)
-    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
+            h = module.nn.relu(h)
+    return module.reduce_mean(module.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
+
+
+def mlp_step(module=tf, traced=False, batch=BATCH, widths=WIDTHS):
+    """The MLP step written against ``module``, plain SGD by ``assign_sub``: a zero-argument callable; when
+    ``traced``, the step is a ``module.function`` taking the batch as arguments."""
+    x, labels, params = _mlp_data(batch, widths)
+    x, labels = module.constant(x), module.constant(labels.astype(np.int32))
+    variables = [module.Variable(p) for p in params]
+    lr = np.float32(0.01)
+
+    def train(x, labels):
+        with module.GradientTape() as tape:
+            loss = _mlp_loss(x, labels, variables, module)
+        for v, g in zip(variables, tape.gradient(loss, variables)):
+            v.assign_sub(lr * g)
+
+    if traced:
+        train = module.function(train)
+    return lambda: train(x, labels)
 
 
 def mlp_tapeflow(steps):
     """The MLP step on tapeflow: fused sparse cross-entropy, ``assign_sub`` updates."""
-    x, labels, params = _mlp_data()
-    x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
-    variables = [tf.Variable(p) for p in params]
-    lr = np.float32(0.01)
+    step = mlp_step()
     for _ in range(steps):
-        with tf.GradientTape() as tape:
-            loss = _mlp_loss(x, labels, variables)
-        for v, g in zip(variables, tape.gradient(loss, variables)):
-            v.assign_sub(lr * g)
+        step()
 
 
 def mlp_keras_sgd(steps):
@@ -150,20 +162,9 @@ def mlp_keras_sgd(steps):
 
 def mlp_traced(steps, batch=BATCH, widths=WIDTHS):
     """The MLP step of :func:`mlp_tapeflow` under ``tf.function``: traced once, then generated code."""
-    x, labels, params = _mlp_data(batch, widths)
-    x, labels = tf.constant(x), tf.constant(labels.astype(np.int32))
-    variables = [tf.Variable(p) for p in params]
-    lr = np.float32(0.01)
-
-    @tf.function
-    def step(x, labels):
-        with tf.GradientTape() as tape:
-            loss = _mlp_loss(x, labels, variables)
-        for v, g in zip(variables, tape.gradient(loss, variables)):
-            v.assign_sub(lr * g)
-
+    step = mlp_step(traced=True, batch=batch, widths=widths)
     for _ in range(steps):
-        step(x, labels)
+        step()
 
 
 _FIT = {}
@@ -245,26 +246,9 @@ def _rnn_data():
     return xs, y, params
 
 
-def rnn_tapeflow(steps):
-    """The unrolled RNN step on tapeflow: a tape over 20 time steps, ``assign_sub`` updates."""
-    xs, y, params = _rnn_data()
-    xs = [tf.constant(x) for x in xs]
-    y = tf.constant(y)
-    wx, wh, b, wo = variables = [tf.Variable(p) for p in params]
-    h0 = tf.zeros((RNN_BATCH, RNN_HIDDEN))
-    lr = np.float32(0.01)
-    for _ in range(steps):
-        with tf.GradientTape() as tape:
-            h = h0
-            for x in xs:
-                h = tf.tanh(tf.matmul(x, wx) + tf.matmul(h, wh) + b)
-            loss = tf.reduce_mean(tf.square(tf.matmul(h, wo) - y))
-        for v, g in zip(variables, tape.gradient(loss, variables)):
-            v.assign_sub(lr * g)
-
-
-def rnn_traced(steps):
-    """The unrolled RNN step under ``tf.function``."""
+def rnn_step(traced=False):
+    """The unrolled RNN step on tapeflow: a tape over 20 time steps, ``assign_sub`` updates; a zero-argument
+    callable, under ``tf.function`` when ``traced``."""
     xs, y, params = _rnn_data()
     xs = [tf.constant(x) for x in xs]
     y = tf.constant(y)
@@ -272,7 +256,6 @@ def rnn_traced(steps):
     h0 = tf.zeros((RNN_BATCH, RNN_HIDDEN))
     lr = np.float32(0.01)
 
-    @tf.function
     def step():
         with tf.GradientTape() as tape:
             h = h0
@@ -282,6 +265,17 @@ def rnn_traced(steps):
         for v, g in zip(variables, tape.gradient(loss, variables)):
             v.assign_sub(lr * g)
 
+    return tf.function(step) if traced else step
+
+
+def rnn_tapeflow(steps):
+    step = rnn_step()
+    for _ in range(steps):
+        step()
+
+
+def rnn_traced(steps):
+    step = rnn_step(traced=True)
     for _ in range(steps):
         step()
 
