@@ -7,13 +7,22 @@ import pytest
 import tapeflow as tf
 
 
-def test_traced_constant_predicate_runs_the_branch():
+def test_traced_python_bool_predicate_is_refused():
     @tf.function
     def f(x):
-        return tf.cond(True, lambda: x * 2.0, lambda: x * 3.0), tf.cond(0, lambda: x, lambda: -x)
+        return tf.cond(True, lambda: x * 2.0, lambda: x * 3.0)
 
-    a, b = f(tf.constant(2.0))
-    assert float(a) == 4.0 and float(b) == -2.0
+    with pytest.raises(TypeError, match=r"\('pred must not be a Python bool', True\)"):
+        f(tf.constant(2.0))
+
+
+def test_traced_non_bool_predicate_is_refused():
+    @tf.function
+    def f(x):
+        return tf.cond(x, lambda: x, lambda: -x)
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input 'pred' passed float expected bool"):
+        f(tf.constant(2.0))
 
 
 def test_traced_eager_tensor_predicate_and_python_loop():
@@ -26,24 +35,6 @@ def test_traced_eager_tensor_predicate_and_python_loop():
         return z
 
     assert float(f(tf.constant(1.0))) == 16.0
-
-
-def test_traced_input_predicate_is_refused():
-    @tf.function
-    def f(x):
-        return tf.cond(x > 0.0, lambda: x, lambda: -x)
-
-    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="as a Python `bool` is not allowed"):
-        f(tf.constant(1.0))
-
-
-def test_traced_while_loop_on_inputs_is_refused():
-    @tf.function
-    def f(x):
-        return tf.while_loop(lambda y: y < 10.0, lambda y: (y * 2.0,), [x])
-
-    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
-        f(tf.constant(1.0))
 
 
 def test_back_prop_false_logs_once_and_keeps_gradients(caplog):

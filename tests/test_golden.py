@@ -39,7 +39,6 @@ PENDING = {
     ("function_tracing", "reduce_retracing_per_dimension"): _RESPECIALISED,
     ("function_tracing", "input_signature_matching_calls"): _RESPECIALISED,
     ("function_tracing", "concrete_function_reused_by_call"): _RESPECIALISED,
-    ("function_tracing", "autograph_converts_tensor_if"): "AutoGraph (issue 13 item 2) is not built yet",
     ("function_tracing", "assertion_at_run_time"): "the Assert node is named Assert, not by TF's name scopes "
                                                    "(assert_positive/assert_less/Assert/AssertGuard/Assert)",
     ("function_tracing", "reshape_error_at_run_time"): "a shape given as a tensor computed from the inputs is read "

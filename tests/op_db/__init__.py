@@ -23,6 +23,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     segment,
     sort,
     stateless_random,
+    tensor_array,
 )
 from .common import OP_DB, OpEntry, Sample, registry_name
 

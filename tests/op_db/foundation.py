@@ -6,6 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 import tapeflow as tf
+from tapeflow._core.dispatch import execute
+from tapeflow.ops.array_ops import SHAPE, SIZE
+from tapeflow.ops.control_flow_ops import LOOP_HISTORY_READ, LOOP_HISTORY_WRITE
 
 from .common import *  # noqa: F403
 
@@ -174,6 +177,12 @@ op("Fill", lambda x, dims: tf.fill(dims, x), lambda x, dims: np.full(dims, x, dt
 ], True)
 op("ZerosLike", lambda x: tf.zeros_like(x), np.zeros_like, unary("ZerosLike"), False)
 op("OnesLike", lambda x: tf.ones_like(x), np.ones_like, unary("OnesLike"), False)
+op("Shape", lambda x: execute(SHAPE, (x,), {"out_type": np.int32}), lambda x: np.array(x.shape, np.int32),
+   unary("Shape"), False,
+   note="the op tf.shape runs in a loop body whose loop variables change shape (a constant everywhere else)")
+op("Size", lambda x: execute(SIZE, (x,), {"out_type": np.int64}), lambda x: np.array(x.size, np.int64),
+   unary("Size"), False,
+   note="the op tf.size runs in a loop body whose loop variables change shape (a constant everywhere else)")
 
 
 def _select_samples():
@@ -303,3 +312,46 @@ op("ArgMax", lambda x, axis=None: tf.math.argmax(x, axis), lambda x, axis=None: 
 op("ArgMin", lambda x, axis=None: tf.math.argmin(x, axis), lambda x, axis=None: np.argmin(x, axis=axis or 0),
    [make_sample("ArgMin", "axis0", (uniform(),), ((3, 2),)),
     make_sample("ArgMin", "axis1", (uniform(),), ((2, 3),), kwargs={"axis": 1})], False)
+
+
+def _history_sample(name, sample, stack_shape, shapes, k):
+    out = make_sample(name, sample, (uniform(),), (stack_shape,))
+    out.kwargs.update({"shapes": np.array(shapes, np.int64), "k": k})
+    return out
+
+
+def _history_read(stack, shapes, k):
+    return execute(LOOP_HISTORY_READ, (stack, tf.constant(shapes), tf.constant(k)))
+
+
+def _history_read_ref(stack, shapes, k):
+    return stack[(k,) + tuple(slice(0, d) for d in shapes[k])].copy()
+
+
+op("LoopHistoryRead", _history_read, _history_read_ref, [
+    _history_sample("LoopHistoryRead", "padded", (3, 4), [[2], [3], [4]], 1),
+    _history_sample("LoopHistoryRead", "full", (2, 2, 3), [[2, 3], [2, 3]], 1),
+], True)
+
+
+def _history_write(value, shapes, k, rows):
+    like = tf.zeros([rows] + [int(d) for d in np.max(shapes, axis=0)], value.dtype)
+    return execute(LOOP_HISTORY_WRITE, (value, like, tf.constant(shapes), tf.constant(k)))
+
+
+def _history_write_ref(value, shapes, k, rows):
+    out = np.zeros((rows,) + tuple(np.max(shapes, axis=0)), value.dtype)
+    out[(k,) + tuple(slice(0, d) for d in shapes[k])] = value
+    return out
+
+
+def _write_sample(sample, value_shape, shapes, k):
+    out = make_sample("LoopHistoryWrite", sample, (uniform(),), (value_shape,))
+    out.kwargs.update({"shapes": np.array(shapes, np.int64), "k": k, "rows": len(shapes)})
+    return out
+
+
+op("LoopHistoryWrite", _history_write, _history_write_ref, [
+    _write_sample("padded", (3,), [[2], [3], [4]], 1),
+    _write_sample("full", (2, 3), [[2, 3], [2, 3]], 0),
+], True)

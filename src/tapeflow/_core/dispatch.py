@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
+
 from . import errors
 from .convert import c_name
 from .dtypes import TRAINABLE_NUMS, dtype_of
@@ -92,6 +94,21 @@ def _forward_error(op, exc, values, attrs):
 
 _FORWARD_ERRORS = (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError, MemoryError,
                    OverflowError, KeyError)
+_FAILURES = _FORWARD_ERRORS + (errors.OpError,)
+
+
+def _failed(op, exc, values, attrs):
+    """A forward that failed: TF's error, raised. While a function is traced, the error belongs to the program
+    instead (TF runs no kernel while it traces): the trace takes note of it and goes on with a stand-in value (the
+    first input), and the program raises it when it runs the op, unless nothing needs the op and it is dropped
+    (TF prunes it too), or the op sits in a branch the program does not take."""
+    err = exc if isinstance(exc, errors.OpError) else _forward_error(op, exc, values, attrs)
+    tracer = STATE.tracer
+    if tracer is None:
+        raise err from None
+    tracer.failed(err)
+    stand_in = values[0] if values else np.zeros((), np.float32)
+    return tuple([stand_in] * op.num_outputs) if op.multi_output else stand_in
 
 
 def execute(op, inputs, attrs=EMPTY):
@@ -116,8 +133,8 @@ def execute(op, inputs, attrs=EMPTY):
         token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
         try:
             out = op.forward(xv, yv, **attrs) if attrs else op.forward(xv, yv)
-        except _FORWARD_ERRORS as exc:
-            raise _forward_error(op, exc, [xv, yv], attrs) from None
+        except _FAILURES as exc:
+            out = _failed(op, exc, [xv, yv], attrs)
         finally:
             if token is not None:
                 RESTORE(token)
@@ -130,8 +147,8 @@ def execute(op, inputs, attrs=EMPTY):
         token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
         try:
             out = op.forward(xv, **attrs) if attrs else op.forward(xv)
-        except _FORWARD_ERRORS as exc:
-            raise _forward_error(op, exc, [xv], attrs) from None
+        except _FAILURES as exc:
+            out = _failed(op, exc, [xv], attrs)
         finally:
             if token is not None:
                 RESTORE(token)
@@ -203,8 +220,8 @@ def _forward(op, inputs, attrs):
     token = SILENCE(SILENT) if op.quiet and ERRSTATE() is not SILENT else None
     try:
         return op.forward(*[t._value for t in inputs], **attrs)
-    except _FORWARD_ERRORS as exc:
-        raise _forward_error(op, exc, [t._value for t in inputs], attrs) from None
+    except _FAILURES as exc:
+        return _failed(op, exc, [t._value for t in inputs], attrs)
     finally:
         if token is not None:
             RESTORE(token)

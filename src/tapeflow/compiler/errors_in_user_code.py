@@ -35,6 +35,7 @@ def _text(frames, exc):
             lines.append(f"        {source}")
         lines.append("")
     message = exc.message if isinstance(exc, errors.OpError) else str(exc)
+    message = message.replace("\n", "\n    ")  # every line of the message indented under the frames
     lines.append(f"    {type(exc).__name__}: {message}")
     return "\n".join(lines) + "\n"
 

@@ -2,7 +2,7 @@
 
 - :func:`fold_constants`: an op whose inputs are all constants (tensors the function closed over, constants it
   made, results of other folded ops) is replaced by the value the trace computed for it. Stateful ops (random
-  numbers, printing) are never folded.
+  numbers, printing) are never folded, nor ops that failed while tracing (the program raises their error).
 - :func:`merge_common`: an op applied again to the same inputs with the same attributes reuses the first result,
   and a variable read again with no assignment to it in between reuses the first read.
 - :func:`drop_dead`: what neither an output nor an effect (an assignment, a stateful op) needs is dropped: the
@@ -28,12 +28,21 @@ def _outputs(node):
     return outs if type(outs) is tuple else (outs,)
 
 
+def _assigned_by(node):
+    """The ids of the variables a control-flow node assigns in its branches or loop (``control_flow.py``)."""
+    attrs = node[1]
+    body = attrs.get("body") if attrs else None
+    return getattr(body, "assigned", ())
+
+
 def fold_constants(graph):
     """Fold ops on constants alone into their traced values (in place); returns how many were folded."""
     constants = graph.constants
+    poisoned = graph.poisoned
     kept, folded = [], 0
     for node in graph.nodes:
-        if type(node) is tuple and not op_of(node[0]).stateful and _custom_call(node) is None:
+        if type(node) is tuple and not op_of(node[0]).stateful and _custom_call(node) is None and not (
+                poisoned and any(o in poisoned for o in _outputs(node))):
             ids = node[6::2]
             if all(i in constants for i in ids):
                 outs, results = node[4], node[5]
@@ -66,6 +75,8 @@ def merge_common(graph):
             if node.value is not None:
                 node.value = alias.get(node.value, node.value)
         else:
+            for vid in _assigned_by(node):
+                reads.pop(vid, None)
             ids = node[6::2]
             if any(i in alias for i in ids):
                 new = node[:6] + tuple(x for i, v in zip(ids, node[7::2]) for x in (alias.get(i, i), v))

@@ -15,7 +15,7 @@ from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
 from . import leaks, lower, passes, trace
 
-__all__ = ["Program", "build_program", "pack", "replay", "as_outputs"]
+__all__ = ["Program", "build_program", "pack", "replay", "replay_nodes", "as_outputs"]
 
 _new = object.__new__
 
@@ -88,19 +88,29 @@ def _rebuilder(structure):
 def replay(program, tensors, variables):
     """Run the graph op by op through ``execute``, so the active tapes record every op and read."""
     graph = program.graph
-    env = dict(zip(graph.inputs, tensors))
     swap = dict(zip(program.variable_ids, variables))  # the trace's argument variables -> this call's
+    env = replay_nodes(graph, tensors, lambda v: swap.get(v._id, v))
+    # The tensors themselves (an output that is an input gets an identity of its own, as TF returns one).
+    outs = []
+    for i in graph.outputs:
+        out = _lookup_tensor(env, graph, i)
+        outs.append(execute(P.IDENTITY, (out,)) if i in graph.inputs else out)
+    return pack(program, outs, tensors=True)
 
-    def var(v):
-        return swap.get(v._id, v)
 
+def replay_nodes(graph, tensors, var=None, effects=True):
+    """Run ``graph``'s nodes on the input ``tensors`` op by op through ``execute`` (the active tapes record each
+    op and read); returns the environment, id -> tensor. ``var`` maps a traced variable to the one to use;
+    ``effects=False`` leaves the assignments out (a gradient that recomputes a branch must not repeat them)."""
+    env = dict(zip(graph.inputs, tensors))
     for node in graph.nodes:
         kind = type(node)
         if kind is trace.Read:
-            env[node.out] = var(node.variable)._read()
+            env[node.out] = (node.variable if var is None else var(node.variable))._read()
         elif kind is trace.Assign:
-            value = env[node.value] if node.constant is None else node.constant
-            getattr(var(node.variable), node.method)(value, read_value=False)
+            if effects:
+                value = _lookup_tensor(env, graph, node.value) if node.constant is None else node.constant
+                getattr(node.variable if var is None else var(node.variable), node.method)(value, read_value=False)
         else:
             attrs = node[1]
             call = lower._custom_call(attrs)
@@ -117,12 +127,7 @@ def replay(program, tensors, variables):
                 env.update(zip(outputs, result))
             else:
                 env[outputs] = result
-    # The tensors themselves (an output that is an input gets an identity of its own, as TF returns one).
-    outs = []
-    for i in graph.outputs:
-        out = _lookup_tensor(env, graph, i)
-        outs.append(execute(P.IDENTITY, (out,)) if i in graph.inputs else out)
-    return pack(program, outs, tensors=True)
+    return env
 
 
 def _lookup_tensor(env, graph, i):
@@ -170,6 +175,7 @@ def build_program(name, tracer, placeholders, variables, result):
         if leaked is not None:  # a tensor another trace made, kept past its end (a global, an attribute)
             raise leaks.out_of_scope(tensor_of(i, graph.constants[i]), leaked)
     graph.stacks = tracer.stacks
+    graph.poisoned = frozenset(tracer.poisoned)
     known = set(graph.inputs) | set(graph.constants)
     for node in graph.nodes:
         if type(node) is trace.Read:

@@ -218,6 +218,7 @@ def _compile_backward(call, gs):
             outputs.append(gr._id)
     graph = trace.Graph(tracer.nodes, [p._id for p in placeholders] + residuals, outputs, tracer.variables, ())
     graph.stacks = tracer.stacks
+    graph.poisoned = frozenset(tracer.poisoned)
     known = set(graph.inputs) | set(graph.constants)
     for node in graph.nodes:
         if type(node) is tuple:

@@ -29,7 +29,7 @@ from .._core import errors, nest
 from .._core.convert import c_name
 from .._core.state import STATE
 from .._core.tensor_spec import TensorSpec
-from . import errors_in_user_code, recorded_call, retracing, signature, trace
+from . import autograph, errors_in_user_code, recorded_call, retracing, signature, trace
 from .program import as_outputs, build_program, pack, replay
 from .specs import (
     CastError,
@@ -507,7 +507,7 @@ class Function:
             if shape is None or None in shape:
                 tracer.generalised = True
         t_args, t_kwargs = signature.substitute(bound[0], bound[1], placeholders)
-        fn = self._python_function
+        fn = autograph.convert(self._python_function) if self._autograph else self._python_function
         try:
             if quiet:
                 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

@@ -106,6 +106,14 @@ class Tracer:
         self.autograph = True  # whether the function is AutoGraph's (TF wraps its errors, allows iteration)
         self.stacks = {}  # id() of an equation -> the user's frames that made it
         self.generalised = False  # whether some input shape has a ``None``
+        self.parent = None  # the trace this one is a branch or loop body of (``control_flow.py``)
+        # Kernel errors the trace met (``dispatch._failed``): output id -> the error the program raises if it needs
+        # that value; ``failing`` holds the error of the op being recorded.
+        self.poisoned = {}
+        self.failing = None
+        # Whether shapes this trace cannot fix vary between runs of its code (a loop body whose loop variables
+        # change shape): ``tf.shape``/``tf.size`` of such a tensor are then ops, not constants.
+        self.shape_dynamic = False
         self.start_id = next_id()  # every tensor made from here on belongs to this trace
 
     # --- recording observer -----------------------------------------------------------------------------
@@ -125,6 +133,9 @@ class Tracer:
                     outs = eq[4]
                     dynamic.update(outs if type(outs) is tuple else (outs,))
                     break
+            poisoned = self.poisoned
+            if self.failing is not None or (poisoned and any(i in poisoned for i in eq[6::2])):
+                self._poison(eq)
             # Where the user's code made it, outermost frame first: what a graph execution error shows. (By the
             # equation's identity: the graph keeps the equation alive, and an op may have no output.)
             self.stacks[id(eq)] = _user_stack()
@@ -132,6 +143,17 @@ class Tracer:
                 outs = eq[4]
                 for o in outs if type(outs) is tuple else (outs,):
                     self.producers[o] = eq
+
+    def failed(self, err):
+        """The op about to be recorded failed with ``err`` on the trace's values (``dispatch._failed``)."""
+        self.failing = err
+
+    def _poison(self, eq):
+        err = self.failing or next(self.poisoned[i] for i in eq[6::2] if i in self.poisoned)
+        self.failing = None
+        outs = eq[4]
+        for o in outs if type(outs) is tuple else (outs,):
+            self.poisoned[o] = err
 
     def watch_variable(self, variable):
         self.variables.setdefault(variable._id, variable)
@@ -207,16 +229,20 @@ class Tracer:
             raise errors.UnimplementedError(
                 None, None, f"tapeflow cannot trace `{method}` on a variable inside tf.function yet; call it "
                 "outside the function, or run the function eagerly (tf.config.run_functions_eagerly(True)).")
-        self.variables.setdefault(variable._id, variable)
-        if variable._id not in self.saved:
-            # Tracing must not change the world: the value is put back when the trace ends, into the very array
-            # the variable held (an in-place update changes that array, so its contents are copied first).
-            old = variable._value
-            self.saved[variable._id] = (variable, old, old.copy() if type(old) is np.ndarray else None)
+        self.save(variable)
         if isinstance(value, EagerTensor):
             self.nodes.append(Assign(variable, method, value._id, None, value._value))
         else:
             self.nodes.append(Assign(variable, method, None, variable._convert(value)))
+
+    def save(self, variable):
+        """Keep ``variable``'s value, about to change, to put back when the trace ends: tracing must not change
+        the world. It goes back into the very array the variable held (an in-place update changes that array, so
+        its contents are copied first)."""
+        self.variables.setdefault(variable._id, variable)
+        if variable._id not in self.saved:
+            old = variable._value
+            self.saved[variable._id] = (variable, old, old.copy() if type(old) is np.ndarray else None)
 
     def variable_created(self, variable):
         if not self.created:
@@ -224,8 +250,14 @@ class Tracer:
         self.created.append(variable)
 
     def value_left(self, value, how):
-        if getattr(value, "_tapeflow_variable", False) or value._id < self.start_id:
-            return  # a variable's value, or a tensor made before the trace: eager values
+        if getattr(value, "_tapeflow_variable", False):
+            return  # a variable's value: an eager value
+        if self.poisoned and value._id in self.poisoned:  # a value an op could not compute: its error now
+            raise self.poisoned[value._id]
+        if value._id < self.start_id:  # made before this trace: an eager value, or one of the enclosing trace's
+            if self.parent is not None:
+                self.parent.value_left(value, how)
+            return
         # ``.numpy()`` and ``bool()`` are refused for every tensor of the graph, as TF refuses them; a value
         # read by code (a shape given as a tensor) only where it depends on the inputs or variables.
         if how in (".numpy()", "bool()") or value._id in self.dynamic:
@@ -308,7 +340,8 @@ class Graph:
     over, constants it made); ``variables`` are the variables the nodes read or assign.
     """
 
-    __slots__ = ("nodes", "inputs", "outputs", "constants", "variables", "created", "variable_inputs", "stacks")
+    __slots__ = ("nodes", "inputs", "outputs", "constants", "variables", "created", "variable_inputs", "stacks",
+                 "poisoned")
 
     def __init__(self, nodes, inputs, outputs, variables, created):
         self.nodes = nodes
@@ -319,6 +352,7 @@ class Graph:
         self.constants = _constants_of(nodes, inputs)
         self.variable_inputs = []  # ids of the variables passed as arguments: inputs of the program, in order
         self.stacks = {}  # id() of an equation -> the user's frames that made it
+        self.poisoned = frozenset()  # ids an op failed to compute while tracing (never folded into constants)
 
     def forget_values(self):
         """Drop the values the trace computed from the equations (the constants stay): the graph keeps no array
@@ -391,7 +425,8 @@ def run(tracer, fn, args, kwargs, finish=None):
                     np.copyto(array, contents)
                 variable._value = array
         tracer.saved.clear()  # the tracer lives on in a cycle (``records``): it must not hold the arrays
-        leaks.finished(tracer, next_id())
+        if tracer.parent is None:  # (a branch's tensors are the enclosing trace's)
+            leaks.finished(tracer, next_id())
 
 
 class init_scope:  # noqa: N801 - TF's name, used as ``with tf.init_scope():``

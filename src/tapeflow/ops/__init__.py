@@ -32,6 +32,7 @@ from . import (  # noqa: F401
     segment_ops,
     sort_ops,
     stateless_random_ops,
+    tensor_array,
     variable_methods,
 )
 

@@ -10,6 +10,7 @@ import numpy as np
 from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core import sizes as _sizes
+from .._core import state as _state
 from .._core import tensor as _tensor_module
 from .._core.convert import c_name, cannot_convert
 from .._core.dispatch import execute
@@ -582,15 +583,40 @@ def shape(input, out_type=None, name=None):
             None, None, f"Value for attr 'out_type' of {c_name(out_type)} is not in the list of allowed values: int32, "
             "int64\n\t; NodeDef: {{node Shape}}; Op<name=Shape; signature=input:T -> output:out_type; attr=T:type; "
             "attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]> [Op:Shape] name: ")
-    return constant_of(np.array(to_tensor(input)._value.shape, dtype=out_type.as_numpy_dtype))
+    x = to_tensor(input)
+    if _shape_varies(x):
+        return execute(SHAPE, (x,), {"out_type": out_type.as_numpy_dtype})
+    return constant_of(np.array(x._value.shape, dtype=out_type.as_numpy_dtype))
+
+
+@defop("Shape", same_dtype=False)
+def SHAPE(x, out_type):
+    """The shape of a tensor whose shape a traced program does not fix (a loop variable whose shape varies)."""
+    return np.array(np.shape(x), dtype=out_type)
+
+
+@defop("Size", same_dtype=False)
+def SIZE(x, out_type):
+    """The number of elements of a tensor whose shape a traced program does not fix."""
+    return np.array(np.size(x), dtype=out_type)
+
+
+def _shape_varies(x):
+    """Whether ``x``'s shape may differ between runs of the traced code being built (a loop body whose loop
+    variables' shapes vary): its shape is then computed by an op, not fixed as a constant."""
+    tracer = _state.STATE.tracer
+    return tracer is not None and tracer.shape_dynamic and not tracer.static_shape(x).is_fully_defined()
 
 
 def size(input, out_type=None, name=None):
     """The number of elements of ``input`` as a scalar tensor, int32 unless ``out_type`` says (``tf.size``)."""
     out_type = _dtypes.int32 if out_type is None else _dtypes.as_dtype(out_type)
-    n = np.size(to_tensor(input)._value)
+    x = to_tensor(input)
+    n = np.size(x._value)
     if out_type == _dtypes.string:
         raise cannot_convert(n, out_type)
+    if _shape_varies(x):
+        return execute(SIZE, (x,), {"out_type": out_type.as_numpy_dtype})
     return constant_of(np.int64(n).astype(out_type.as_numpy_dtype))  # the kernel's C cast (2 as a bool is True)
 
 
@@ -629,6 +655,55 @@ def _index_int(v, key):
     if isinstance(v, Tensor) and v._value.ndim == 0 and v._value.dtype.kind in "iu":
         return int(v._value)
     raise TypeError(_INDEX_ERROR.format(key if not isinstance(key, tuple) else v))
+
+
+def _dynamic_items(key):
+    """Positions of the items of ``key`` that are scalar integer tensors whose values a traced program computes
+    (their value at tracing time must not be fixed in the program)."""
+    items = key if isinstance(key, tuple) else (key,)
+    dynamic = _state.STATE.tracer.dynamic
+    out = []
+    for k, item in enumerate(items):
+        if isinstance(item, Tensor) and item._id in dynamic and item._value.ndim == 0:
+            out.append(k)
+        elif isinstance(item, slice) and any(isinstance(v, Tensor) and v._id in dynamic
+                                             for v in (item.start, item.stop, item.step)):
+            raise errors.UnimplementedError(
+                None, None, "tapeflow cannot yet slice with bounds computed inside a traced function (x[:n] with n "
+                "depending on the inputs); index with a scalar tensor, or use tf.gather")
+    return out
+
+
+def _dynamic_getitem(tensor, key, dynamic):
+    """``tensor[key]`` where the items at ``dynamic`` are scalar tensors known only when the program runs: the
+    rest of the key slices as usual (those items kept whole), then each of them gathers along its axis."""
+    from .gather_ops import gather  # noqa: PLC0415
+
+    items = list(key) if isinstance(key, tuple) else [key]
+    picks = {k: items[k] for k in dynamic}
+    for k in dynamic:
+        items[k] = slice(None)
+    out = getitem(tensor, tuple(items))
+    # Where each kept axis lands in the result: slices keep an axis, ints drop one, ``None`` adds one.
+    ndim = tensor._value.ndim
+    consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
+    axis, axis_of = 0, {}
+    for k, it in enumerate(items):
+        if it is Ellipsis:
+            axis += ndim - consumed
+        elif it is None or isinstance(it, slice):
+            if k in picks:
+                axis_of[k] = axis
+            axis += 1
+    for k in sorted(picks, key=lambda k: axis_of[k], reverse=True):
+        index = picks[k]
+        size = out.shape[axis_of[k]]
+        if size is not None:  # a negative index counts from the end, as strided slicing has it
+            from .math_ops import add  # noqa: PLC0415
+
+            index = where(index < 0, add(index, constant_of(np.asarray(size, index._value.dtype))), index)
+        out = gather(out, index, axis=axis_of[k])
+    return out
 
 
 def _check_index(shape, index):
@@ -721,6 +796,10 @@ def getitem(tensor, key):
         return execute(BOOLEAN_MASK, (tensor, key), {"axis": 0})
     if isinstance(key, list) and not any(isinstance(k, (list, tuple, np.ndarray, Tensor)) for k in key):
         key = tuple(key)  # TF reads a flat list as a tuple of indices, one per dimension
+    if _state.STATE.tracer is not None:
+        dynamic = _dynamic_items(key)
+        if dynamic:
+            return _dynamic_getitem(tensor, key, dynamic)
     index = strided_slice_index(key)
     _check_index(tensor._value.shape, index)
     return execute(STRIDED_SLICE, (tensor,), {"index": index})

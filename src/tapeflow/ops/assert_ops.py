@@ -61,6 +61,10 @@ class _GraphCheck:
         raise errors.InvalidArgumentError(None, None, "assertion failed: " + " ".join(f"[{p}]" for p in parts))
 
 
+def _holds(condition, *data):
+    return condition
+
+
 def _graph_text(value, summarize):
     """A tensor's values as TF's graph ``Assert`` prints them: flat, space-separated, cut after ``summarize``."""
     arr, fmt = _element_formatter(np.asarray(value))
@@ -121,6 +125,13 @@ def _summarized(t, summarize):
 @export("debugging.Assert", "Assert")
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's name
     """Raise ``InvalidArgumentError`` printing ``data`` when ``condition`` is false (``tf.debugging.Assert``)."""
+    if isinstance(condition, Tensor) and _traced(condition, *[d for d in data if isinstance(d, Tensor)]):
+        # In a trace: an op of the program, checked each time it runs, printing as TF's graph ``Assert`` does.
+        tensors = [condition] + [d for d in data if isinstance(d, Tensor)]
+        positions = iter(range(1, len(tensors)))
+        graph_data = [next(positions) if isinstance(d, Tensor) else str(d) for d in data]
+        execute(ASSERT, tuple(tensors), {"check": _GraphCheck(_holds, graph_data, summarize)})
+        return None
     if not condition:
         texts = [_summarized(convert_to_tensor(d), summarize) for d in data]
         raise errors.InvalidArgumentError(

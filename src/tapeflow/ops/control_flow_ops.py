@@ -15,10 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import nest
+from .._core.dispatch import execute
 from .._core.dtypes import bool_ as _bool
 from .._core.dtypes import int32
 from .._core.exports import export
 from .._core.logs import log_first_n
+from .._core.registry import defop
+from .._core.state import STATE
 from .._core.tensor import Tensor
 from .._core.tensor_spec import TensorSpec
 from ._convert import to_tensor
@@ -46,6 +49,23 @@ def _check_branches(true_fn, false_fn):
 
 def _cond(pred, true_fn, false_fn, strict):
     _check_branches(true_fn, false_fn)
+    if STATE.tracer is not None:  # inside a traced function: one node holding both branches
+        if isinstance(pred, bool):
+            raise TypeError("pred must not be a Python bool", pred)
+        from ..compiler.control_flow import graph_case, refuse_predicate  # noqa: PLC0415 - loaded on first use
+
+        pred = to_tensor(pred)
+        if pred.dtype != _bool:
+            raise refuse_predicate(pred)
+        result = graph_case(pred, [true_fn, false_fn])
+    else:
+        result = _eager_cond(pred, true_fn, false_fn)
+    if not strict and isinstance(result, (list, tuple)) and len(result) == 1:
+        return result[0]
+    return result
+
+
+def _eager_cond(pred, true_fn, false_fn):
     if isinstance(pred, Tensor):
         if pred.shape.num_elements() == 0:
             raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
@@ -54,10 +74,7 @@ def _cond(pred, true_fn, false_fn, strict):
     else:  # a Python or NumPy constant: checked as TF converts it, decided on its own value (no tensor to trace)
         to_tensor(pred)
         taken = bool(np.asarray(pred))
-    result = true_fn() if taken else false_fn()
-    if not strict and isinstance(result, (list, tuple)) and len(result) == 1:
-        return result[0]
-    return result
+    return true_fn() if taken else false_fn()
 
 
 @export("cond")
@@ -199,12 +216,51 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             return i + 1, user_body(*lv)
 
         loop_vars = (0, loop_vars)
+    if STATE.tracer is not None:  # inside a traced function: one node holding the condition and the body
+        from ..compiler.control_flow import graph_while  # noqa: PLC0415 - the compiler loads on first use
+
+        loop_vars = graph_while(cond, body, loop_vars, shape_invariants)
+        return loop_vars[1] if maximum_iterations is not None else loop_vars
     specs = nest.map_structure(_spec_of, list(loop_vars))
     while cond(*loop_vars):
         loop_vars = body(*loop_vars)
         _assert_same_structure(specs, list(loop_vars))
     loop_vars = nest.map_structure(to_tensor, loop_vars)
     return loop_vars[1] if maximum_iterations is not None else loop_vars
+
+
+# ------------------------------------------------------------------------------- the history of a traced loop
+# A traced loop's gradient runs the loop again keeping every iteration's loop variables, each stacked into one
+# array padded to the largest shape, with the true shapes beside it (``compiler/control_flow.py``). These two ops
+# read one iteration's value out of such a stack and put a gradient back in: each is the other's adjoint.
+
+
+def _region(shapes, k):
+    return (int(np.asarray(k)),) + tuple(slice(0, int(d)) for d in shapes[int(np.asarray(k))])
+
+
+@defop("LoopHistoryRead", same_dtype=False)
+def LOOP_HISTORY_READ(stack, shapes, k):
+    """Iteration ``k``'s value of a padded history stack."""
+    return stack[_region(shapes, k)].copy()
+
+
+@LOOP_HISTORY_READ.defvjp
+def _loop_history_read_grad(g, ans, stack, shapes, k):
+    return execute(LOOP_HISTORY_WRITE, (g, stack, shapes, k)), None, None
+
+
+@defop("LoopHistoryWrite", same_dtype=False)
+def LOOP_HISTORY_WRITE(value, like, shapes, k):
+    """Zeros shaped like the history stack ``like`` with ``value`` as iteration ``k``'s value."""
+    out = np.zeros(like.shape, value.dtype)
+    out[_region(shapes, k)] = value
+    return out
+
+
+@LOOP_HISTORY_WRITE.defvjp
+def _loop_history_write_grad(g, ans, value, like, shapes, k):
+    return execute(LOOP_HISTORY_READ, (g, shapes, k)), None, None, None
 
 
 # ------------------------------------------------------------------------------------------------------- case
@@ -318,6 +374,10 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         from .manip_ops import kernel_error  # noqa: PLC0415
 
         raise kernel_error("Select", "'then' must be at least a vector, but saw shape: []", "")
+    if STATE.tracer is not None:  # inside a traced function: one node holding every branch
+        from ..compiler.control_flow import _pick_index, graph_case  # noqa: PLC0415
+
+        return graph_case(branch_index, fns, _pick_index(len(fns)), "switch_case")
     index = int(branch_index)
     if index < 0 or index >= len(fns):
         index = len(fns) - 1
