@@ -246,10 +246,12 @@ def _rnn_data():
     return xs, y, params
 
 
-def rnn_step(traced=False):
-    """The unrolled RNN step on tapeflow: a tape over 20 time steps, ``assign_sub`` updates; a zero-argument
-    callable, under ``tf.function`` when ``traced``."""
+def rnn_step(traced=False, graph_loop=False):
+    """The RNN step on tapeflow: a tape over 20 time steps, ``assign_sub`` updates; a zero-argument callable, under
+    ``tf.function`` when ``traced``. The time loop is unrolled, or with ``graph_loop`` one loop over ``tf.range``
+    that AutoGraph makes a ``While`` node (its gradient a second loop, backwards)."""
     xs, y, params = _rnn_data()
+    stacked = tf.constant(np.stack(xs))
     xs = [tf.constant(x) for x in xs]
     y = tf.constant(y)
     wx, wh, b, wo = variables = [tf.Variable(p) for p in params]
@@ -259,8 +261,12 @@ def rnn_step(traced=False):
     def step():
         with tf.GradientTape() as tape:
             h = h0
-            for x in xs:
-                h = tf.tanh(tf.matmul(x, wx) + tf.matmul(h, wh) + b)
+            if graph_loop:
+                for t in tf.range(len(xs)):
+                    h = tf.tanh(tf.matmul(stacked[t], wx) + tf.matmul(h, wh) + b)
+            else:
+                for x in xs:
+                    h = tf.tanh(tf.matmul(x, wx) + tf.matmul(h, wh) + b)
             loss = tf.reduce_mean(tf.square(tf.matmul(h, wo) - y))
         for v, g in zip(variables, tape.gradient(loss, variables)):
             v.assign_sub(lr * g)
@@ -276,6 +282,12 @@ def rnn_tapeflow(steps):
 
 def rnn_traced(steps):
     step = rnn_step(traced=True)
+    for _ in range(steps):
+        step()
+
+
+def rnn_graph_loop(steps):
+    step = rnn_step(traced=True, graph_loop=True)
     for _ in range(steps):
         step()
 
@@ -461,6 +473,7 @@ def main():
         ("mlp_step (512-512-512-10, batch 512), tf.function", mlp_big_traced, mlp_big_numpy, 20),
         ("rnn_step (tanh, 20 steps unrolled)", rnn_tapeflow, rnn_numpy, 300),
         ("rnn_step, tf.function", rnn_traced, rnn_numpy, 300),
+        ("rnn_step, tf.function, AutoGraph loop", rnn_graph_loop, rnn_numpy, 300),
         ("tf.function call (x * 2 on a scalar)", call_traced, call_numpy, 20000),
         ("op_no_tape (2x2 multiply)", op_no_tape, op_numpy, 20000),
         ("op_recorded (2x2 multiply)", op_recorded, op_numpy, 20000),

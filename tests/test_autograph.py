@@ -242,3 +242,41 @@ def test_tensor_array_buffer_grows_in_a_traced_loop_and_differentiates():
     size, y, g = f(tf.constant(1.5, tf.float64))
     assert int(size) == 4 and float(y) == pytest.approx(1.5 ** 2 * 14)
     assert float(g) == pytest.approx(2 * 1.5 * 14)
+
+
+def test_a_loop_and_its_gradient_run_it_once():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            s = x
+            for _ in tf.range(3):
+                v.assign_add(1.0)  # an effect: it must happen three times per call, not six
+                s = s * x
+        return s, tape.gradient(s, x)
+
+    s, g = f(tf.constant(2.0))
+    assert (float(s), float(g), float(v)) == (16.0, 32.0, 3.0)
+    source = f.get_concrete_function(tf.constant(2.0)).pretty_printed_source()
+    assert source.count("WhileHistory") == 1 and "# While at" not in source
+
+
+def test_gradient_of_an_assigning_loop_from_a_tape_outside_is_refused():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def f(x):
+        s = x
+        for _ in tf.range(2):
+            v.assign_add(1.0)
+            s = s * x
+        return s
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    with pytest.raises(tf.errors.UnimplementedError, match="body assigns variables"):
+        tape.gradient(y, x)

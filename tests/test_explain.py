@@ -537,3 +537,23 @@ def test_custom_gradient_that_returns_none():
     why = explain(tape, y, x)
     assert (why.cause, why.where) == ("custom_gradient", line("custom-none"))
     assert "scaled" in str(why) and "grad_fn" in str(why)
+
+
+# --- inside a tf.function call the tape recorded as one equation ---------------------------------------------
+def test_break_inside_a_traced_function_names_its_op_and_line():
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        y = tf.cast(x, tf.int32)  # <traced_cast>
+        return tf.cast(y, tf.float32) * w
+
+    x = tf.constant(3.0)
+    for _ in range(2):  # the same program called twice on one tape: each call's ops are shown apart
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            z = f(x) + f(x)
+        assert tape.gradient(z, x) is None
+        why = explain(tape, z, x)
+        assert (why.cause, why.where) == ("integer_dtype", line("traced_cast"))
+        assert explain(tape, z, w).cause == "connected"

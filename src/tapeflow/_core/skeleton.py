@@ -57,11 +57,17 @@ def _info(tid, v):
 
 
 def skeleton_of(recording):
-    """The :class:`Skeleton` of a live :class:`~tapeflow._core.recording.Recording`."""
+    """The :class:`Skeleton` of a live :class:`~tapeflow._core.recording.Recording`. A ``tf.function`` call the
+    tape recorded as one equation is shown as the ops its program ran (so ``explain`` can name the op and line
+    inside the function that broke a path)."""
     nodes = []
     append = nodes.append
     for eq in recording.stored():
-        key, _attrs, code, lasti, outputs, results = eq[:6]
+        key, attrs, code, lasti, outputs, results = eq[:6]
+        call = attrs.get("call") if attrs else None
+        if call is not None and hasattr(call, "alias"):
+            nodes.extend(_call_nodes(call, outputs))
+            continue
         if type(outputs) is not tuple:
             outs = (_info(outputs, results),)
         else:
@@ -73,6 +79,33 @@ def skeleton_of(recording):
         append(Node(op_of(key), ins, outs, None if code is None else (code, lasti)))
     variables = {vid: (v.name, bool(v.trainable)) for vid, v in recording.variables.items()}
     return Skeleton(nodes, frozenset(recording.roots), variables, recording.watch_accessed)
+
+
+def _call_nodes(call, outputs):
+    """The nodes of a recorded ``tf.function`` call (``compiler/recorded_call.py``): its graph's equations, the
+    graph's inputs and variable reads renamed to the tensors the call took, its outputs to the call's results, and
+    its inner values to ids between the call's inputs and results (a function called twice keeps two sets)."""
+    graph, values = call.graph, call.values
+    outs = outputs if type(outputs) is tuple else (outputs,)
+    rename = dict(call.alias)
+    rename.update(zip(graph.outputs, outs))
+    inner = [o for n in graph.nodes if type(n) is tuple for o in (n[4] if type(n[4]) is tuple else (n[4],))]
+    base = min(outs) if outs else 0
+    step = 1.0 / (len(inner) + 2)
+    for k, o in enumerate(inner):
+        rename.setdefault(o, base - 1 + (k + 1) * step)
+    nodes = []
+    for n in graph.nodes:
+        if type(n) is not tuple:
+            continue  # variable reads are the call's inputs; assignments make no recorded call
+        ids = n[6::2]
+        node_outs = n[4] if type(n[4]) is tuple else (n[4],)
+        if any(i not in values for i in ids) or any(o not in values for o in node_outs):
+            continue
+        ins = tuple([_info(rename.get(i, i), values[i]) for i in ids])
+        out_info = tuple([_info(rename[o], values[o]) for o in node_outs])
+        nodes.append(Node(op_of(n[0]), ins, out_info, None if n[2] is None else (n[2], n[3])))
+    return nodes
 
 
 def skeleton_of_tape(tape):

@@ -473,8 +473,8 @@ def _while_forward(*operands, body):
 
 def _history_forward(*operands, body):
     """The loop, keeping every iteration's loop variables (the first is the loop's input, the last its output):
-    per variable, the values stacked and padded with zeros to the largest shape, then per variable the true shapes
-    (an int64 ``[iterations + 1, rank]`` array)."""
+    the final loop variables (what the loop itself returns), then per variable the values stacked and padded with
+    zeros to the largest shape, then per variable the true shapes (an int64 ``[iterations + 1, rank]`` array)."""
     n = body.n_vars
     state, rest = operands[:n], operands[n:]
     kept = [[np.asarray(s)] for s in state]
@@ -494,22 +494,37 @@ def _history_forward(*operands, body):
                 stack[(k,) + tuple(slice(0, d) for d in v.shape)] = v
             stacks.append(stack)
         shapes.append(dims)
-    return tuple(stacks) + tuple(shapes)
+    return tuple(state) + tuple(stacks) + tuple(shapes)
 
 
 def _while_vjp(g, ans, *operands, body):
     gs = g if type(g) is tuple else (g,)
     if all(x is None for x in gs):
         return (None,) * len(operands)
+    if body.assigned and not tracing():
+        raise assigning_loop_error()
+    # The loop again, keeping its iterations (in a traced program, ``passes.fuse_loops`` makes the loop and this
+    # one node: the loop runs once).
     history = execute(body.history_op, operands, {"body": body})
-    return _loop_backward(body, list(history), list(operands), final=[_dense(x) for x in gs], per_step=None)
+    return _loop_backward(body, list(history[body.n_vars:]), list(operands), final=[_dense(x) for x in gs],
+                          per_step=None)
+
+
+def assigning_loop_error():
+    """The error for the gradient of a loop that assigns variables, where it would have to run again."""
+    return errors.UnimplementedError(
+        None, None, "tapeflow cannot yet differentiate a traced tf.while_loop whose body assigns variables from a "
+        "tape outside the function (running the loop again would assign them again); take the gradient with a tape "
+        "inside the function")
 
 
 def _history_vjp(g, ans, *operands, body):
-    gs = (g if type(g) is tuple else (g,))[:body.n_vars]  # (the shapes get none)
-    if all(x is None for x in gs):
+    gs = g if type(g) is tuple else (g,)
+    n = body.n_vars
+    finals, per_step = [_dense(x) for x in gs[:n]], [_dense(x) for x in gs[n:2 * n]]  # (the shapes get none)
+    if all(x is None for x in finals + per_step):
         return (None,) * len(operands)
-    return _loop_backward(body, list(ans), list(operands), final=None, per_step=[_dense(x) for x in gs])
+    return _loop_backward(body, list(ans[n:]), list(operands), final=finals, per_step=per_step)
 
 
 def _loop_backward(body, history, operands, final, per_step):
@@ -607,7 +622,7 @@ def graph_while(cond, body, loop_vars, shape_invariants=None):
     op.stateful = stateful
     op.vjp = _while_vjp
     loop.shapes = shapes
-    history = Op("WhileHistory", _history_forward, num_outputs=2 * len(tensors), same_dtype=False)
+    history = Op("WhileHistory", _history_forward, num_outputs=3 * len(tensors), same_dtype=False)
     history.multi_output = True
     history.vjp = _history_vjp
     loop.op, loop.history_op = op, history

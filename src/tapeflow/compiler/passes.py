@@ -5,6 +5,8 @@
   numbers, printing) are never folded, nor ops that failed while tracing (the program raises their error).
 - :func:`merge_common`: an op applied again to the same inputs with the same attributes reuses the first result,
   and a variable read again with no assignment to it in between reuses the first read.
+- :func:`fuse_loops`: a loop whose gradient the graph takes runs once: the node that runs it again keeping its
+  iterations (``WhileHistory``, ``control_flow.py``) takes the loop's place and gives its outputs too.
 - :func:`drop_dead`: what neither an output nor an effect (an assignment, a stateful op) needs is dropped: the
   gradients of a ``tape.gradient`` call nobody uses, reads of variables whose value is unused.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 from .._core.equation import freeze_attrs, op_of
 from .trace import Assign, Read
 
-__all__ = ["fold_constants", "merge_common", "drop_dead", "optimize"]
+__all__ = ["fuse_loops", "fold_constants", "merge_common", "drop_dead", "optimize"]
 
 
 def _custom_call(node):
@@ -33,6 +35,61 @@ def _assigned_by(node):
     attrs = node[1]
     body = attrs.get("body") if attrs else None
     return getattr(body, "assigned", ())
+
+
+def fuse_loops(graph):
+    """Replace each loop node that a ``WhileHistory`` node of the same loop and operands repeats by that node, put
+    where the loop was (in place); returns how many loops were fused."""
+    loops = {}  # (loop body, operand ids) -> position of the loop node
+    fused = {}  # position of a loop node -> the history node taking its place
+    alias = {}
+    for k, node in enumerate(graph.nodes):
+        if type(node) is not tuple:
+            continue
+        body = _body(node)
+        if body is None or getattr(body, "history_op", None) is None:
+            continue
+        op = op_of(node[0])
+        key = (id(body), node[6::2])
+        if op is body.op:
+            loops[key] = k
+        elif op is body.history_op and key in loops and loops[key] not in fused:
+            loop = graph.nodes[loops[key]]
+            n = body.n_vars
+            outs = tuple(_outputs(loop)) + node[4][n:]
+            merged = node[:4] + (outs, node[5]) + node[6:]
+            graph.stacks[id(merged)] = graph.stacks.get(id(loop), ())
+            fused[loops[key]] = merged
+            alias.update(zip(node[4][:n], _outputs(loop)))
+            fused[k] = None
+        elif op is body.history_op and body.assigned:
+            # The loop would run a second time, assigning its variables again.
+            from .control_flow import assigning_loop_error  # noqa: PLC0415
+
+            raise assigning_loop_error()
+    if not fused:
+        return 0
+    kept = []
+    for k, node in enumerate(graph.nodes):
+        if k in fused:
+            node = fused[k]
+            if node is None:
+                continue
+        elif type(node) is tuple and any(i in alias for i in node[6::2]):
+            new = node[:6] + tuple(x for i, v in zip(node[6::2], node[7::2]) for x in (alias.get(i, i), v))
+            graph.stacks[id(new)] = graph.stacks.get(id(node), ())
+            node = new
+        elif type(node) is Assign and node.value in alias:
+            node.value = alias[node.value]
+        kept.append(node)
+    graph.nodes = kept
+    graph.outputs = [alias.get(i, i) for i in graph.outputs]
+    return sum(1 for v in fused.values() if v is not None)
+
+
+def _body(node):
+    attrs = node[1]
+    return attrs.get("body") if attrs else None
 
 
 def fold_constants(graph):
@@ -134,5 +191,5 @@ def drop_dead(graph):
 
 def optimize(graph):
     """Run the passes in order; returns ``{pass name: nodes removed}``."""
-    return {"fold_constants": fold_constants(graph), "merge_common": merge_common(graph),
-            "drop_dead": drop_dead(graph)}
+    return {"fuse_loops": fuse_loops(graph), "fold_constants": fold_constants(graph),
+            "merge_common": merge_common(graph), "drop_dead": drop_dead(graph)}

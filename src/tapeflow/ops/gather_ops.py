@@ -51,6 +51,12 @@ export("IndexedSlices")(IndexedSlices)
 
 @defop("GatherV2", same_dtype=False)
 def GATHER(params, indices, axis, batch_dims):
+    if indices.ndim == 0 and axis == 0 and batch_dims == 0:
+        # One row (``xs[t]`` in a traced loop): checked and taken without NumPy's array machinery.
+        i = int(indices)
+        if not 0 <= i < params.shape[0]:
+            check_range(indices, params.shape[0], "GatherV2")
+        return params[i, ...].copy()
     check_range(indices, params.shape[axis], "GatherV2")
     if batch_dims == 0:
         return np.take(params, indices, axis=axis)
