@@ -246,32 +246,37 @@ def _rnn_data():
     return xs, y, params
 
 
-def rnn_step(traced=False, graph_loop=False):
-    """The RNN step on tapeflow: a tape over 20 time steps, ``assign_sub`` updates; a zero-argument callable, under
-    ``tf.function`` when ``traced``. The time loop is unrolled, or with ``graph_loop`` one loop over ``tf.range``
-    that AutoGraph makes a ``While`` node (its gradient a second loop, backwards)."""
+def rnn_step(module=tf, traced=False, graph_loop=False):
+    """The RNN step written against ``module``: a tape over 20 time steps, ``assign_sub`` updates; a zero-argument
+    callable, under ``module.function`` when ``traced``. The time loop is unrolled, or with ``graph_loop`` one loop
+    over ``range`` of a tensor that AutoGraph makes a ``While`` node (its gradient a second loop, backwards)."""
     xs, y, params = _rnn_data()
-    stacked = tf.constant(np.stack(xs))
-    xs = [tf.constant(x) for x in xs]
-    y = tf.constant(y)
-    wx, wh, b, wo = variables = [tf.Variable(p) for p in params]
-    h0 = tf.zeros((RNN_BATCH, RNN_HIDDEN))
+    stacked = module.constant(np.stack(xs))
+    xs = [module.constant(x) for x in xs]
+    y = module.constant(y)
+    wx, wh, b, wo = variables = [module.Variable(p) for p in params]
+    h0 = module.zeros((RNN_BATCH, RNN_HIDDEN))
     lr = np.float32(0.01)
 
     def step():
-        with tf.GradientTape() as tape:
+        with module.GradientTape() as tape:
             h = h0
             if graph_loop:
-                for t in tf.range(len(xs)):
-                    h = tf.tanh(tf.matmul(stacked[t], wx) + tf.matmul(h, wh) + b)
+                for t in module.range(len(xs)):
+                    h = module.tanh(module.matmul(stacked[t], wx) + module.matmul(h, wh) + b)
             else:
                 for x in xs:
-                    h = tf.tanh(tf.matmul(x, wx) + tf.matmul(h, wh) + b)
-            loss = tf.reduce_mean(tf.square(tf.matmul(h, wo) - y))
+                    h = module.tanh(module.matmul(x, wx) + module.matmul(h, wh) + b)
+            loss = module.reduce_mean(module.square(module.matmul(h, wo) - y))
         for v, g in zip(variables, tape.gradient(loss, variables)):
             v.assign_sub(lr * g)
 
-    return tf.function(step) if traced else step
+    def run_step():
+        stepped()
+
+    stepped = module.function(step) if traced else step
+    run_step.variables = variables
+    return run_step
 
 
 def rnn_tapeflow(steps):

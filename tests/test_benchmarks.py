@@ -68,13 +68,53 @@ def test_rnn_yardstick_takes_the_same_step_as_tapeflow():
         np.testing.assert_allclose((before - after) / np.float32(0.01), g.numpy(), rtol=2e-3, atol=1e-5)
 
 
-def test_peers_table_runs_the_same_steps(capsys):
+def test_peers_table_runs_every_workload(capsys, monkeypatch):
     import peers
 
-    sys.argv = ["peers.py", "--steps-scale", "0.005"]
+    monkeypatch.setattr(peers, "_MEMORY", peers._MEMORY.replace("range(50)", "range(1)"))
+    # (Eager jacobians count towards the process-wide retracing warnings, which golden cases check: left out.)
+    monkeypatch.setattr(peers, "WORKLOADS", [w for w in peers.WORKLOADS if w[0] != "jacobian"])
+    monkeypatch.setattr(sys, "argv", ["peers.py", "--steps-scale", "0.005", "--markdown"])
     peers.main()
-    out = capsys.readouterr().out.splitlines()
-    assert out[0].split()[0] == "contender"
-    rows = {line[:28].strip(): line[28:].split() for line in out[1:]}
-    assert {"tapeflow eager", "tapeflow tf.function"} <= set(rows)
-    assert all(len(cells) == 4 for cells in rows.values())  # two times, two ratios each
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0].split(" | ")
+    assert header[0] == "| contender" and len(header) == len(peers.WORKLOADS) + 1
+    rows = {line.split(" | ")[0][2:]: line.split(" | ")[1:] for line in lines[2:] if line.startswith("| tapeflow")}
+    assert set(rows) == {"tapeflow eager", "tapeflow tf.function"}
+    assert all(len(cells) == len(peers.WORKLOADS) and "x)" in cells[0] for cells in rows.values())
+    imports = next(k for k, line in enumerate(lines) if line.startswith("| import |"))
+    assert "tapeflow" in lines[imports] and "NumPy" in lines[imports] and lines[imports + 2].startswith("| ms |")
+    memory = next(k for k, line in enumerate(lines) if line.startswith("| peak memory"))
+    assert "tapeflow tf.function" in lines[memory] and lines[memory + 2].startswith("| MB |")
+
+
+def test_cnn_yardstick_takes_the_same_step_as_tapeflow():
+    import peer_steps  # noqa: PLC0415
+
+    step = peer_steps.cnn_step(tf)
+    step()
+    by_hand = []
+    peer_steps.cnn_numpy(1, by_hand)
+    for ours, theirs in zip(step.variables, by_hand):
+        np.testing.assert_allclose(ours.numpy(), theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_jacobian_yardstick_is_the_jacobian():
+    import peer_steps  # noqa: PLC0415
+
+    jac = peer_steps.jacobian_step(tf)()
+    x, w1, b1, w2, b2 = peer_steps.jac.data()
+    h = np.tanh(w1 @ x + b1)
+    y = np.tanh(w2 @ h + b2)
+    np.testing.assert_allclose(jac.numpy(), ((1 - y * y)[:, None] * w2) @ ((1 - h * h)[:, None] * w1), rtol=1e-4,
+                               atol=1e-6)
+
+
+def test_rnn_graph_loop_takes_the_same_step_as_the_unrolled_one():
+    unrolled = run.rnn_step(traced=True)
+    looped = run.rnn_step(traced=True, graph_loop=True)
+    for _ in range(2):
+        unrolled()
+        looped()
+    for a, b in zip(unrolled.variables, looped.variables):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)

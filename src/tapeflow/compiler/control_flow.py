@@ -41,7 +41,7 @@ from . import lower, passes, trace
 from .program import as_outputs, replay_nodes
 from .trace import Assign, Read
 
-__all__ = ["tracing", "graph_case", "graph_while"]
+__all__ = ["tracing", "trace_sub", "graph_case", "graph_while", "pick_index", "refuse_predicate"]
 
 
 def tracing():
@@ -53,7 +53,7 @@ def tracing():
 
 
 class SubGraph:
-    """One traced callable (a branch, a loop's condition or body) and, once :meth:`finish` ran, its program.
+    """One traced callable (a branch, a loop's condition or body) and, once ``_finish`` lowered it, its program.
 
     ``graph.inputs`` are, in order: the callable's own arguments (a loop's variables), the captures of the node,
     and one id per variable the node reads for it.
@@ -128,6 +128,7 @@ def trace_sub(fn, args, name, shapes=None):
     tracer.producers = parent.producers
     tracer.autograph = parent.autograph
     tracer.names = parent.names
+    tracer.poisoned = dict(parent.poisoned)
     tracer.shape_dynamic = parent.shape_dynamic or (shapes is not None and any(
         s is None or None in s for s in shapes))
     placeholders = []
@@ -167,8 +168,9 @@ def trace_sub(fn, args, name, shapes=None):
     for t in flat:
         if isinstance(t, Tensor) and t._id not in known:  # a tensor of the enclosing trace, returned as it is
             graph.constants[t._id] = t._value
-    # Tensors of the enclosing trace whose values depend on its inputs are operands of the node, not constants.
-    sub.captured = {i: v for i, v in graph.constants.items() if i in parent.dynamic}
+    # Tensors of the enclosing trace whose values depend on its inputs are operands of the node, not constants; so
+    # are those an op failed to compute while tracing (the program computes them, or raises).
+    sub.captured = {i: v for i, v in graph.constants.items() if i in parent.dynamic or i in parent.poisoned}
     for i in sub.captured:
         del graph.constants[i]
     passes.merge_common(graph)  # a variable read twice is read once (and so passed in once)
@@ -307,10 +309,12 @@ def _case_forward(index, *operands, body):
 
 
 def _pick_bool(pred):
+    """``tf.cond``'s choice: the first branch when the predicate holds."""
     return 0 if pred else 1
 
 
-def _pick_index(n):
+def pick_index(n):
+    """``tf.switch_case``'s choice among ``n`` branches: the index, or the last branch when out of range."""
     def pick(index):
         k = int(index)
         return k if 0 <= k < n else n - 1
@@ -411,12 +415,14 @@ def _common_shapes(subs):
     return out
 
 
-def _describe_outputs(sub):
+def _describe_outputs(sub, nested=False):
+    """The branch's result leaves, each tensor as TF prints it in the branch's graph: ``Tensor("cond/Identity:0",
+    shape=(), dtype=float32)``, or inside a structure ``<tf.Tensor 'cond/Identity:0' shape=() dtype=float32>``."""
     names = [f"cond/Identity{'' if k == 0 else f'_{k}'}:0" for k in range(len(sub.specs))]
-    tensors = iter([f'Tensor("{n}", shape={TensorShape(shape)}, dtype={dtype.name})'
-                    for n, (dtype, shape) in zip(names, sub.specs)])
-    leaves = [next(tensors) if isinstance(v, Tensor) else v for v in sub.flat]
-    return leaves
+    shown = iter([f"<tf.Tensor '{n}' shape={TensorShape(shape)} dtype={dtype.name}>" if nested else
+                  f'Tensor("{n}", shape={TensorShape(shape)}, dtype={dtype.name})'
+                  for n, (dtype, shape) in zip(names, sub.specs)])
+    return [_Text(next(shown)) if isinstance(v, Tensor) else v for v in sub.flat]
 
 
 def _check_branches(subs, name):
@@ -431,8 +437,12 @@ def _check_branches(subs, name):
             same_structure = False
         detail = None
         if same_structure:
-            shown_a, shown_b = [v for v in a if isinstance(v, str)], [v for v in b if isinstance(v, str)]
-            for x, y, (dx, _), (dy, _) in zip(shown_a, shown_b, first.specs, other.specs):
+            if len(first.specs) != len(other.specs):  # (a tensor in one branch, None in the other)
+                raise ValueError(f"Lengths of branch outputs of {name} must match.\nlen(graphs[0].outputs): "
+                                 f"{len(first.specs)}\nlen(graphs[1].outputs): {len(other.specs)}\n")
+            tensors_a = [x for x, spec in zip(a, first.leaf_specs) if spec is not None]
+            tensors_b = [y for y, spec in zip(b, other.leaf_specs) if spec is not None]
+            for x, y, (dx, _), (dy, _) in zip(tensors_a, tensors_b, first.specs, other.specs):
                 if dx != dy:
                     detail = f"{x} and {y} have different types"
                     break
@@ -441,17 +451,17 @@ def _check_branches(subs, name):
         else:
             detail = "The two structures don't have the same nested structure."
         if detail is not None:
-            shown_a = _shown(first, a)
-            shown_b = _shown(other, b)
+            shown_a = _shown(first)
+            shown_b = _shown(other)
             raise TypeError(f"true_fn and false_fn arguments to tf.{name} must have the same number, type, and "
                             f"overall structure of return values.\n\ntrue_fn output: {shown_a}\nfalse_fn output: "
                             f"{shown_b}\n\nError details:\n{detail}")
 
 
-def _shown(sub, leaves):
+def _shown(sub):
     if not nest.is_nested(sub.structure):
-        return leaves[0]
-    return str(nest.pack_sequence_as(sub.structure, [_Text(v) if isinstance(v, str) else v for v in leaves]))
+        return _describe_outputs(sub)[0]
+    return str(nest.pack_sequence_as(sub.structure, _describe_outputs(sub, nested=True)))
 
 
 class _Text(str):

@@ -88,24 +88,39 @@ class Plan:
             if tb.tb_frame.f_code.co_filename == self.filename:
                 frame_locals, lineno = tb.tb_frame.f_locals, tb.tb_lineno
             tb = tb.tb_next
-        node = self.lines.get(lineno)
-        if node is None or type(node) is not tuple:
+        nodes = [n for n in self.lines.get(lineno) or () if type(n) is tuple]
+        if not nodes:
             return None
+        if len(nodes) == 1 and isinstance(exc, errors.OpError):
+            node, err = nodes[0], exc
+        else:
+            # The eager kernels' errors for the same values say what went wrong, in TF's words: the line's ops run
+            # again in order (a fused line holds several) from the values the program had, up to the one that fails.
+            node = err = None
+            env = {}
+            for n in nodes:
+                values = []
+                for i in n[6::2]:
+                    v = env.get(i)
+                    if v is None:
+                        v = frame_locals.get(_local(i))
+                    if v is None:
+                        v = self.graph.constants.get(i)
+                    if v is None:
+                        return None
+                    values.append(v)
+                try:
+                    out = execute(op_of(n[0]), tuple([wrap(v) for v in values]), n[1] or {})
+                except errors.OpError as eager:
+                    node, err = n, eager
+                    break
+                except Exception:  # noqa: BLE001 - no TF error for it: the original one is raised
+                    return None
+                if type(n[4]) is not tuple:
+                    env[n[4]] = out._value
+            if node is None:
+                return None
         op = op_of(node[0])
-        err = exc
-        if not isinstance(exc, errors.OpError):
-            # The eager kernel's error for the same values says what went wrong, in TF's words.
-            values = [frame_locals.get(_local(i), self.graph.constants.get(i)) for i in node[6::2]]
-            if any(v is None for v in values):
-                return None
-            try:
-                execute(op, tuple([wrap(v) for v in values]), node[1] or {})
-            except errors.OpError as eager:
-                err = eager
-            except Exception:  # noqa: BLE001 - no TF error for it: the original one is raised
-                return None
-            else:
-                return None
         stack = stacks.get(id(node), ())
         frames = "".join(f'  File "{code.co_filename}", line {line}, in {code.co_name}\n\n' for code, line in stack)
         core = _KERNEL_PREFIX.sub("", err.message)
@@ -159,11 +174,11 @@ def lower(graph, name="f", keep=()):
         if type(node) is Read:
             v = var(node.variable)
             names[node.out] = _local(node.out)
-            body.append((f"{_local(node.out)} = {v}._value if not {v}._busy else {v}._snapshot()", node, ()))
+            body.append(_Line(f"{_local(node.out)} = {v}._value if not {v}._busy else {v}._snapshot()", node, ()))
         elif type(node) is Assign:
             v = var(node.variable)
             value = ref(node.value) if node.constant is None else const(node.constant)
-            body.append((f"{_UPDATES[node.method]}({v}, {value})", node, (value,)))
+            body.append(_Line(f"{_UPDATES[node.method]}({v}, {value})", node, (value,), effect=True))
         else:
             key, attrs, code, lasti, outputs, results = node[:6]
             op = op_of(key)
@@ -181,17 +196,18 @@ def lower(graph, name="f", keep=()):
             if text is None:
                 args = inputs + [f"{k}={const(v, 'k')}" for k, v in attrs.items()] if attrs else inputs
                 text = f"{const(op.forward, 'f')}({', '.join(args)})"
+            where = line_of((code, lasti)) if code is not None else None
+            comment = f"# {op.name}" + (f" at {where}" if where else "")
             if type(outputs) is tuple:
                 for o in outputs:
                     names[o] = _local(o)
                 if outputs:
                     targets = ", ".join(_local(o) for o in outputs)
                     text = f"{targets}, = {text}" if len(outputs) == 1 else f"{targets} = {text}"
+                body.append(_Line(text, node, inputs, comment, effect=op.stateful))
             else:
                 names[outputs] = _local(outputs)
-                text = f"{_local(outputs)} = {text}"
-            where = line_of((code, lasti)) if code is not None else None
-            body.append((f"{text}  # {op.name}" + (f" at {where}" if where else ""), node, inputs))
+                body.append(_Line(text, node, inputs, comment, target=_local(outputs), effect=op.stateful))
     returns = [ref(i) for i in list(graph.outputs) + list(keep)]
     _counter[0] += 1
     filename = f"<tf.function {name} #{_counter[0]}>"
@@ -204,11 +220,12 @@ def lower(graph, name="f", keep=()):
         head.append("    try:")
         indent = "        "
     out_lines = list(head)
+    body = _fused(body, set(returns))
     # Each local is deleted after its last use: memory is given back as soon as it can be, and an assignment
     # finds the variable's array held by nothing else (a read's local would keep it) and updates it in place.
     last = {}
-    for k, (_text, _node, uses) in enumerate(body):
-        for name_ in uses:
+    for k, line in enumerate(body):
+        for name_ in line.uses:
             last[name_] = k
     for name_ in returns:
         last.pop(name_, None)
@@ -216,9 +233,9 @@ def lower(graph, name="f", keep=()):
     for name_, k in last.items():
         if name_[0] == "v":
             dead.setdefault(k, []).append(name_)
-    for k, (text, node, _uses) in enumerate(body):
-        out_lines.append(indent + text)
-        lines[len(out_lines)] = node
+    for k, line in enumerate(body):
+        out_lines.append(indent + line.source())
+        lines[len(out_lines)] = line.nodes
         if k in dead:
             out_lines.append(f"{indent}del {', '.join(sorted(set(dead[k])))}")
     out_lines.append(f"{indent}return ({', '.join(returns)}{',' if len(returns) == 1 else ''})")
@@ -231,6 +248,76 @@ def lower(graph, name="f", keep=()):
     # Tracebacks and ``inspect`` show the generated lines.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return Plan(namespace[_identifier(name)], source, lines, filename, graph)
+
+
+class _Line:
+    """One statement of the generated code: ``target = expression`` for an op with one output (``target`` set),
+    else ``text`` as it is; ``nodes`` are the graph nodes it runs, in order; ``uses`` the locals it reads."""
+
+    __slots__ = ("text", "nodes", "uses", "comment", "target", "effect", "reads_variable")
+
+    def __init__(self, text, node, uses, comment="", target=None, effect=False):
+        self.text, self.nodes, self.uses, self.comment = text, [node], list(uses), comment
+        self.target, self.effect = target, effect
+        self.reads_variable = type(node) is Read
+
+    def source(self):
+        code = f"{self.target} = {self.text}" if self.target is not None else self.text
+        return f"{code}  {self.comment}" if self.comment else code
+
+
+def _fused(body, returned):
+    """Elementwise chains fused: an op's expression whose value only the next statement reads (variable reads
+    between them aside) is written into that statement instead of a local of its own, so a chain of ops becomes
+    one expression (``((v8 * c0) + v10) - c1``): fewer stores, loads and deletions."""
+    counts = {}
+    for line in body:
+        for name_ in line.uses:
+            counts[name_] = counts.get(name_, 0) + 1
+    out = list(body)
+    k = 0
+    while k < len(out):
+        line = out[k]
+        name_ = line.target
+        if name_ is None or line.effect or counts.get(name_) != 1 or name_ in returned:
+            k += 1
+            continue
+        # The reader must come next (variable reads aside): moving work later would keep its inputs alive longer
+        # and lose the order in which values are made and freed (a gradient summed over 20 steps would wait for all).
+        j = k + 1
+        while j < len(out) and name_ not in out[j].uses and out[j].target is None and out[j].reads_variable:
+            j += 1
+        consumer = out[j] if j < len(out) else None
+        if consumer is None or name_ not in consumer.uses or consumer.uses.count(name_) != 1:
+            k += 1
+            continue
+        pattern = re.compile(rf"\b{name_}\b")
+        if len(pattern.findall(consumer.text)) != 1:  # (an expression that names its input twice: ``v.dtype``)
+            k += 1
+            continue
+        inner = line.text if _parenthesised(line.text) else f"({line.text})"
+        consumer.text = pattern.sub(lambda _m, text=inner: text, consumer.text)
+        consumer.uses = [u for u in consumer.uses if u != name_] + line.uses
+        consumer.nodes = line.nodes + consumer.nodes
+        consumer.comment = f"{line.comment}  {consumer.comment}".strip()
+        del out[k]
+    return out
+
+
+def _parenthesised(text):
+    """Whether ``text`` is one parenthesised expression (its first parenthesis closes at its end), or a call."""
+    if not text.startswith("("):
+        return bool(re.fullmatch(r"[A-Za-z_]\w*\(.*\)", text, re.S)) and _closes_at_end(text, text.index("("))
+    return _closes_at_end(text, 0)
+
+
+def _closes_at_end(text, start):
+    depth = 0
+    for k in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return k == len(text) - 1
+    return False
 
 
 def _inline(op, inputs, attrs, const):

@@ -3,6 +3,11 @@
 - :func:`fold_constants`: an op whose inputs are all constants (tensors the function closed over, constants it
   made, results of other folded ops) is replaced by the value the trace computed for it. Stateful ops (random
   numbers, printing) are never folded, nor ops that failed while tracing (the program raises their error).
+- :func:`simplify`: an op that gives back one of its inputs unchanged is dropped and its uses read that input:
+  ``x * 1``, ``x / 1``, ``x ** 1``, ``x - 0``, ``x + (-0.0)`` (never ``x + 0``: ``-0.0 + 0.0`` is ``+0.0``), a
+  reshape, squeeze, expand or broadcast to the shape ``x`` has, a cast to its own dtype, a sum over no axis or
+  axes of length one kept, an identity, a transpose that keeps the order or undoes the transpose before it,
+  ``-(-x)``. Backward graphs are full of them (unbroadcasts that broadcast nothing, gradients of reshapes).
 - :func:`merge_common`: an op applied again to the same inputs with the same attributes reuses the first result,
   and a variable read again with no assignment to it in between reuses the first read.
 - :func:`fuse_loops`: a loop whose gradient the graph takes runs once: the node that runs it again keeping its
@@ -13,10 +18,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.equation import freeze_attrs, op_of
 from .trace import Assign, Read
 
-__all__ = ["fuse_loops", "fold_constants", "merge_common", "drop_dead", "optimize"]
+__all__ = ["fuse_loops", "fold_constants", "simplify", "merge_common", "drop_dead", "optimize"]
 
 
 def _custom_call(node):
@@ -114,6 +121,101 @@ def fold_constants(graph):
     return folded
 
 
+def simplify(graph):
+    """Drop the ops whose result is one of their inputs unchanged (in place; see the module docstring); returns how
+    many were dropped."""
+    constants = graph.constants
+    producers = {}  # output id -> its equation, for patterns over two ops (transpose of transpose, -(-x))
+    alias, kept = {}, []
+    for node in graph.nodes:
+        kind = type(node)
+        if kind is Assign:
+            if node.value is not None and node.value in alias:
+                node.value = alias[node.value]
+        elif kind is tuple:
+            ids = node[6::2]
+            if any(i in alias for i in ids):
+                new = node[:6] + tuple(x for i, v in zip(ids, node[7::2]) for x in (alias.get(i, i), v))
+                graph.stacks[id(new)] = graph.stacks.get(id(node), ())
+                node = new
+            same = _unchanged_input(node, constants, producers)
+            if same is not None:
+                alias[node[4]] = same
+                continue
+            outs = node[4]
+            for o in outs if type(outs) is tuple else (outs,):
+                producers[o] = node
+        kept.append(node)
+    dropped = len(graph.nodes) - len(kept)
+    graph.nodes = kept
+    graph.outputs = [alias.get(i, i) for i in graph.outputs]
+    return dropped
+
+
+_ONES = {"Mul": 1, "RealDiv": 1, "Div": 1, "Pow": 1}  # ops whose neutral element is one (``x ** 1`` is ``x``)
+
+
+def _unchanged_input(node, constants, producers):
+    """The id of the input that ``node`` gives back unchanged (same dtype, shape and values), or ``None``."""
+    if type(node[4]) is tuple or node[1] and _custom_call(node) is not None:
+        return None
+    op = op_of(node[0])
+    if op.stateful:
+        return None
+    name, out = op.name, node[5]
+    ids, values = node[6::2], node[7::2]
+    if out is None or not ids:
+        return None
+    first, x = ids[0], values[0]
+
+    def same_as(v):
+        return getattr(v, "shape", None) == getattr(out, "shape", ()) and getattr(v, "dtype", None) == out.dtype
+
+    if name in ("Identity", "Reshape", "Squeeze", "ExpandDims", "BroadcastTo", "Cast", "Sum"):
+        return first if same_as(x) else None
+    if name == "Transpose":
+        perm = tuple((node[1] or {}).get("perm") or ())
+        if perm == tuple(range(len(perm))) and same_as(x):
+            return first
+        inner = producers.get(first)
+        if inner is not None and op_of(inner[0]).name == "Transpose" and same_as(inner[7]):
+            before = tuple((inner[1] or {}).get("perm") or ())
+            if len(before) == len(perm) and all(before[p] == k for k, p in enumerate(perm)):
+                return inner[6]
+        return None
+    if name == "Neg":
+        inner = producers.get(first)
+        if inner is not None and op_of(inner[0]).name == "Neg" and same_as(inner[7]):
+            return inner[6]
+        return None
+    if len(ids) != 2:
+        return None
+    a, b = ids
+    if name in ("Mul", "AddV2"):  # (either side may be the constant)
+        for keep, const in ((a, b), (b, a)):
+            if const in constants and _neutral(name, constants[const]) and same_as(values[ids.index(keep)]):
+                return keep
+        return None
+    if name in ("RealDiv", "Div", "Sub", "Pow") and b in constants and _neutral(name, constants[b]) and \
+            same_as(values[0]):
+        return a
+    return None
+
+
+def _neutral(name, value):
+    """Whether the constant ``value`` leaves every ``x`` unchanged under the op ``name`` (bit for bit)."""
+    v = np.asarray(value)
+    if v.dtype.kind not in "fiuc" or v.size == 0:
+        return False
+    if name in _ONES:
+        return bool(np.all(v == 1))
+    if v.dtype.kind != "f":
+        return bool(np.all(v == 0))
+    if name == "Sub":  # x - (+0.0) is x, -0.0 included
+        return bool(np.all(v == 0) and not np.any(np.signbit(v)))
+    return bool(np.all(v == 0) and np.all(np.signbit(v)))  # x + (-0.0) is x; x + (+0.0) turns -0.0 into +0.0
+
+
 def merge_common(graph):
     """Reuse the first of equal computations (in place); returns how many nodes were merged away."""
     if any(type(n) is tuple and _custom_call(n) is not None for n in graph.nodes):
@@ -191,5 +293,5 @@ def drop_dead(graph):
 
 def optimize(graph):
     """Run the passes in order; returns ``{pass name: nodes removed}``."""
-    return {"fuse_loops": fuse_loops(graph), "fold_constants": fold_constants(graph),
+    return {"fuse_loops": fuse_loops(graph), "fold_constants": fold_constants(graph), "simplify": simplify(graph),
             "merge_common": merge_common(graph), "drop_dead": drop_dead(graph)}

@@ -375,9 +375,9 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
         raise kernel_error("Select", "'then' must be at least a vector, but saw shape: []", "")
     if STATE.tracer is not None:  # inside a traced function: one node holding every branch
-        from ..compiler.control_flow import _pick_index, graph_case  # noqa: PLC0415
+        from ..compiler.control_flow import graph_case, pick_index  # noqa: PLC0415
 
-        return graph_case(branch_index, fns, _pick_index(len(fns)), "switch_case")
+        return graph_case(branch_index, fns, pick_index(len(fns)), "switch_case")
     index = int(branch_index)
     if index < 0 or index >= len(fns):
         index = len(fns) - 1

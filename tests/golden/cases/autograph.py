@@ -650,3 +650,16 @@ def autograph_for_over_dataset(tf):
         return last
 
     return [total(ds), total(ds), seen, train(ds), train(ds), w.numpy(), count(total), _err(undefined, ds)]
+
+
+@case
+def traced_cond_tensor_against_none(tf):
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: x, lambda: None)
+
+    @tf.function
+    def g(x):
+        return tf.cond(x > 0, lambda: (None, x), lambda: (None, tf.cast(x, tf.int32)))
+
+    return [_err(f, tf.constant(1.0)), _err(g, tf.constant(1.0))]
