@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .base import Callback
+from .base import Callback, _is_default
 from .loggers import History, ProgbarLogger
 
 __all__ = ["CallbackList"]
@@ -27,6 +27,10 @@ def _pythonify_logs(logs):
             pass
         result[key] = value
     return result
+
+
+# The batch hooks whose default forwards to an older name.
+_LEGACY = {"on_train_batch_begin": "on_batch_begin", "on_train_batch_end": "on_batch_end"}
 
 
 def _flatten(callbacks):
@@ -106,8 +110,15 @@ class CallbackList(Callback):
             raise ValueError("`on_xxx_end` called without corresponding `on_xxx_begin`")
 
     def _dispatch_batch(self, hook, batch, logs):
+        # Only to the callbacks that do something on it: a batch hook runs on every step, and a hook no callback
+        # overrides (nor its old name, which the default forwards to) would only read the logs' values for nothing.
+        legacy = _LEGACY.get(hook)
+        takers = [c for c in self.callbacks if not _is_default(getattr(c, hook)) or
+                  (legacy is not None and not _is_default(getattr(c, legacy)))]
+        if not takers:
+            return
         logs = _pythonify_logs(logs)
-        for callback in self.callbacks:
+        for callback in takers:
             getattr(callback, hook)(batch, logs=logs)
 
     def _dispatch_epoch(self, hook, epoch, logs):
