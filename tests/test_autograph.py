@@ -280,3 +280,48 @@ def test_gradient_of_an_assigning_loop_from_a_tape_outside_is_refused():
         y = f(x)
     with pytest.raises(tf.errors.UnimplementedError, match="body assigns variables"):
         tape.gradient(y, x)
+
+
+def test_super_in_a_converted_method():
+    class Base(tf.Module):
+        def f(self, x):
+            return x * 2.0
+
+    class Child(Base):
+        @tf.function
+        def f(self, x):
+            if x > 0:  # the branch becomes a local function: super() there needs the class and self spelled out
+                return super().f(x) + 1.0
+            return super().f(x)
+
+    assert float(Child().f(tf.constant(1.0))) == 3.0
+    assert float(Child().f(tf.constant(-1.0))) == -2.0
+
+
+def test_keras_train_step_with_a_tensor_condition():
+    keras = tf.keras
+
+    class Model(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((self(x, training=True) - y) ** 2)
+                if loss > 100.0:
+                    loss = loss / 10.0
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            return {"loss": loss}
+
+    model = Model()
+    model.compile(optimizer="sgd")
+    x = np.random.default_rng(0).random((32, 3)).astype("float32")
+    history = model.fit(x, x.sum(1, keepdims=True), epochs=2, batch_size=8, verbose=0)
+    losses = history.history["loss"]
+    assert len(losses) == 2 and losses[1] < losses[0]

@@ -41,11 +41,6 @@ PENDING = {
     ("function_tracing", "concrete_function_reused_by_call"): _RESPECIALISED,
     ("function_tracing", "assertion_at_run_time"): "the Assert node is named Assert, not by TF's name scopes "
                                                    "(assert_positive/assert_less/Assert/AssertGuard/Assert)",
-    ("function_tracing", "reshape_error_at_run_time"): "a shape given as a tensor computed from the inputs is read "
-                                                       "while tracing (TF keeps it symbolic)",
-    ("function_tracing", "static_shape_error_while_tracing"): "TF's graph-construction shape errors "
-                                                              "(\"Dimensions must be equal ...\") are not "
-                                                              "reproduced",
 }
 
 

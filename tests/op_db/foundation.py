@@ -7,7 +7,7 @@ import numpy as np
 
 import tapeflow as tf
 from tapeflow._core.dispatch import execute
-from tapeflow.ops.array_ops import SHAPE, SIZE
+from tapeflow.ops.array_ops import RESHAPE_TO, SHAPE, SIZE
 from tapeflow.ops.control_flow_ops import LOOP_HISTORY_READ, LOOP_HISTORY_WRITE
 
 from .common import *  # noqa: F403
@@ -165,6 +165,11 @@ op("Reshape", lambda x, shape: tf.reshape(x, shape), lambda x, shape: np.reshape
     make_sample("Reshape", "add_axis", (uniform(),), ((6,),), kwargs={"shape": (2, 1, 3)}),
     make_sample("Reshape", "to_scalar", (uniform(),), ((1, 1),), kwargs={"shape": ()}),
 ], True)
+op("ReshapeToTensor", lambda x, shape: execute(RESHAPE_TO, (x, tf.constant(np.array(shape, np.int32)))),
+   lambda x, shape: np.reshape(x, shape), [
+       make_sample("ReshapeToTensor", "to_3x2", (uniform(),), ((2, 3),), kwargs={"shape": (3, 2)}),
+       make_sample("ReshapeToTensor", "flatten", (uniform(),), ((2, 3),), kwargs={"shape": [-1]}),
+   ], True, note="tf.reshape to a shape the traced program computes (a tensor input, read when it runs)")
 op("Transpose", lambda x, perm=None: tf.transpose(x, perm), lambda x, perm=None: np.transpose(x, perm), [
     make_sample("Transpose", "matrix", (uniform(),), ((2, 3),)),
     make_sample("Transpose", "perm_3d", (uniform(),), ((2, 3, 2),), kwargs={"perm": (1, 2, 0)}),

@@ -97,15 +97,19 @@ _FORWARD_ERRORS = (ValueError, IndexError, TypeError, ZeroDivisionError, Floatin
 _FAILURES = _FORWARD_ERRORS + (errors.OpError,)
 
 
-def _failed(op, exc, values, attrs):
+def _failed(op, exc, inputs, values, attrs):
     """A forward that failed: TF's error, raised. While a function is traced, the error belongs to the program
     instead (TF runs no kernel while it traces): the trace takes note of it and goes on with a stand-in value (the
     first input), and the program raises it when it runs the op, unless nothing needs the op and it is dropped
-    (TF prunes it too), or the op sits in a branch the program does not take."""
+    (TF prunes it too), or the op sits in a branch the program does not take. Shapes that cannot go together at
+    all (TF finds them while it builds the graph) raise TF's ``ValueError`` at once."""
     err = exc if isinstance(exc, errors.OpError) else _forward_error(op, exc, values, attrs)
     tracer = STATE.tracer
     if tracer is None:
         raise err from None
+    static = tracer.construction_error(op, inputs, attrs)
+    if static is not None:
+        raise static from None
     tracer.failed(err)
     stand_in = values[0] if values else np.zeros((), np.float32)
     return tuple([stand_in] * op.num_outputs) if op.multi_output else stand_in
@@ -134,7 +138,7 @@ def execute(op, inputs, attrs=EMPTY):
         try:
             out = op.forward(xv, yv, **attrs) if attrs else op.forward(xv, yv)
         except _FAILURES as exc:
-            out = _failed(op, exc, [xv, yv], attrs)
+            out = _failed(op, exc, inputs, [xv, yv], attrs)
         finally:
             if token is not None:
                 RESTORE(token)
@@ -148,7 +152,7 @@ def execute(op, inputs, attrs=EMPTY):
         try:
             out = op.forward(xv, **attrs) if attrs else op.forward(xv)
         except _FAILURES as exc:
-            out = _failed(op, exc, [xv], attrs)
+            out = _failed(op, exc, inputs, [xv], attrs)
         finally:
             if token is not None:
                 RESTORE(token)
@@ -221,7 +225,7 @@ def _forward(op, inputs, attrs):
     try:
         return op.forward(*[t._value for t in inputs], **attrs)
     except _FAILURES as exc:
-        return _failed(op, exc, [t._value for t in inputs], attrs)
+        return _failed(op, exc, inputs, [t._value for t in inputs], attrs)
     finally:
         if token is not None:
             RESTORE(token)

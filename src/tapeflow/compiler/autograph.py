@@ -306,7 +306,8 @@ class _Converter:
         params.update(a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None)
         self.params = params
         fn.body = self.statements(body, set())
-        _Expressions().visit(fn)
+        args = fn.args.posonlyargs + fn.args.args
+        _Expressions(args[0].arg if args else None).visit(fn)
 
     # --- pass 1: jumps become flags -----------------------------------------------------------------
     def jumps(self, stmts, ctx):
@@ -509,7 +510,12 @@ class _Converter:
 
 
 class _Expressions(ast.NodeTransformer):
-    """``not``/``and``/``or`` become ``ag__`` calls, and calls go through ``ag__.converted_call``."""
+    """``not``/``and``/``or`` become ``ag__`` calls, and calls go through ``ag__.converted_call``; ``super()``
+    becomes ``super(__class__, self)`` (the statements it sits in may now be local functions, where the argument-less
+    form finds no ``self``)."""
+
+    def __init__(self, first_param):
+        self.first = first_param
 
     def visit_UnaryOp(self, node):  # noqa: N802 - ast's visitor protocol
         self.generic_visit(node)
@@ -533,6 +539,9 @@ class _Expressions(ast.NodeTransformer):
     def visit_Call(self, node):  # noqa: N802
         self.generic_visit(node)
         func = node.func
+        if isinstance(func, ast.Name) and func.id == "super" and not node.args and self.first is not None:
+            node.args = [ast.copy_location(_name("__class__"), node), ast.copy_location(_name(self.first), node)]
+            return node
         if isinstance(func, ast.Name) and (func.id in _UNTOUCHED_CALLS or func.id.startswith("ag__")):
             return node
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "ag__":

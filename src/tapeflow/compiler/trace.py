@@ -214,6 +214,40 @@ class Tracer:
                 names[o] = f"{base if k == 0 else f'{base}_{k}'}:{j}"
         return names
 
+    def construction_error(self, op, inputs, attrs):
+        """TF's ``ValueError`` for ``op`` on inputs whose shapes cannot go together (it finds them while building the
+        graph: ``Dimensions must be equal, but are 3 and 2 for '{{node add}} = AddV2[T=DT_FLOAT](x, y)' ...``),
+        or ``None``."""
+        if len(inputs) != 2 or op.name not in _BROADCASTING and op.name != "MatMul":
+            return None
+        a, b = (np.shape(t._value) for t in inputs)
+        if op.name == "MatMul":
+            attrs = attrs or {}
+            ta, tb = bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b"))
+            if len(a) != 2 or len(b) != 2 or a[0 if ta else 1] == b[1 if tb else 0]:
+                return None
+            pair = (a[0 if ta else 1], b[1 if tb else 0])
+            flags = f", grad_a=false, grad_b=false, transpose_a={str(ta).lower()}, transpose_b={str(tb).lower()}"
+        else:
+            pair = next(((x, y) for x, y in zip(reversed(a), reversed(b)) if x != y and 1 not in (x, y)), None)
+            if pair is None:
+                return None
+            flags = ""
+        from .._core.registry import _TF_TYPE_NAMES  # noqa: PLC0415
+
+        dtype = _TF_TYPE_NAMES.get(inputs[0]._value.dtype.name, ("", "DT_INVALID"))[1]
+        names = ", ".join(self.name_of(t).rsplit(":", 1)[0] for t in inputs)
+        shapes = ", ".join("[" + ",".join(str(d) for d in s) + "]" for s in (a, b))
+        return ValueError(f"Dimensions must be equal, but are {pair[0]} and {pair[1]} for '{{{{node "
+                          f"{self._next_node_name(op)}}}}} = {op.name}[T={dtype}{flags}]({names})' with input shapes: "
+                          f"{shapes}.")
+
+    def _next_node_name(self, op):
+        base = _NODE_NAMES.get(op.name, op.name)
+        k = sum(1 for n in self.nodes if type(n) is tuple and _NODE_NAMES.get(op_of(n[0]).name, op_of(n[0]).name) ==
+                base)
+        return base if k == 0 else f"{base}_{k}"
+
     def name_of(self, tensor):
         """TF's name of a symbolic tensor of this trace (``"Const:0"`` for a constant it made)."""
         name = self.names.get(tensor._id)
@@ -281,6 +315,11 @@ _OWN = object()
 # The node names TF's Python operators give (``x * y`` makes ``mul``); other ops are named by their type.
 _NODE_NAMES = {"Mul": "mul", "AddV2": "add", "Sub": "sub", "RealDiv": "truediv", "FloorDiv": "floordiv",
                "FloorMod": "mod", "Pow": "pow", "Neg": "Neg", "Maximum": "Maximum", "Minimum": "Minimum"}
+
+# The elementwise ops that broadcast their two inputs: TF checks their shapes while building the graph.
+_BROADCASTING = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "FloorDiv", "FloorMod",
+                           "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
+                           "LogicalAnd", "LogicalOr", "Atan2", "DivNoNan", "TruncateDiv", "Xdivy", "Xlogy"})
 
 # What a traced assignment can be replayed as: the variable's own method with the assigned value.
 _REPLAYABLE = frozenset({"assign", "assign_add", "assign_sub"})

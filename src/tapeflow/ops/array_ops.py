@@ -173,10 +173,34 @@ def reshape(tensor, shape, name=None):
     """``tensor`` with the same elements in a new ``shape`` (one dimension may be -1) (``tf.reshape``)."""
     sfx = errors.error_name(name, tensor, shape)
     x = to_tensor(tensor)
+    tracer = _state.STATE.tracer
+    if tracer is not None and isinstance(shape, Tensor) and shape._id in tracer.dynamic:
+        # A shape the traced program computes: read when it runs (TF's Reshape with a shape input).
+        out = execute(RESHAPE_TO, (x, shape))
+        n = shape._value.size if shape._value.ndim == 1 else None
+        tracer.static_shapes[out._id] = None if n is None else (None,) * n
+        return out
     shape = _reshape_sizes(x._value.size, x._value.shape, _shape_arg(shape), sfx)
     if x._value.shape == shape:
         return execute(IDENTITY, (x,))
     return execute(RESHAPE, (x,), {"shape": shape})
+
+
+def _reshape_to_forward(x, shape):
+    if shape.dtype.kind not in "iu" or shape.ndim > 1:
+        raise errors.op_error("Reshape", f"sizes input must be 1-D, not {list(shape.shape)}")
+    return np.reshape(x, _reshape_sizes(x.size, x.shape, tuple(int(d) for d in shape.reshape(-1))))
+
+
+# ``tf.reshape`` to a shape given as a tensor the traced program computes: TF's ``Reshape`` with its shape as an
+# input, read when the program runs (registered under its own name; errors name it ``Reshape``, as TF does).
+RESHAPE_TO = defop("ReshapeToTensor", dtypes=ALL, same_dtype=False)(_reshape_to_forward)
+RESHAPE_TO.name = "Reshape"
+
+
+@RESHAPE_TO.defvjp
+def _reshape_to_grad(g, y, x, shape):
+    return reshape(g, x._value.shape), None
 
 
 @defop("Transpose", dtypes=ALL)
