@@ -325,3 +325,21 @@ def test_keras_train_step_with_a_tensor_condition():
     history = model.fit(x, x.sum(1, keepdims=True), epochs=2, batch_size=8, verbose=0)
     losses = history.history["loss"]
     assert len(losses) == 2 and losses[1] < losses[0]
+
+
+def test_custom_gradient_inside_a_traced_loop_is_refused_with_a_clear_error():
+    @tf.custom_gradient
+    def clipped(x):
+        return tf.identity(x), lambda g: tf.clip_by_value(g, -0.1, 0.1)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            s = x
+            for _ in tf.range(3):
+                s = clipped(s * 2.0)
+        return tape.gradient(s, x)
+
+    with pytest.raises(tf.errors.UnimplementedError, match="tf.custom_gradient function called inside a traced"):
+        f(tf.constant(1.0))

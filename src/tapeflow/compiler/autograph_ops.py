@@ -105,9 +105,6 @@ def if_stmt(test, body, orelse, get_state, set_state, names, live):
         else:
             orelse()
         return
-    from ..ops.control_flow_ops import _check_branches  # noqa: PLC0415
-
-    _check_branches(body, orelse)
     initial = get_state()
 
     def branch(fn):
@@ -122,14 +119,15 @@ def if_stmt(test, body, orelse, get_state, set_state, names, live):
         main, other = subs
         a, b = list(main.structure), list(other.structure)
         for k, name in enumerate(names):
+            if name not in live:
+                a[k] = b[k] = Undefined(name)  # used only inside the branches: not an output of the node
+                continue
             va, vb = a[k], b[k]
             ua, ub = _undefined(va), _undefined(vb)
             if ua and ub:
                 continue
             if ua or ub:
-                if name not in live:
-                    a[k] = b[k] = Undefined(name)  # used only inside the branch: no output
-                elif isinstance(va if ua else vb, UndefinedReturnValue):
+                if isinstance(va if ua else vb, UndefinedReturnValue):
                     if ua:
                         a[k] = _zeros_like(vb)
                     else:
