@@ -117,3 +117,14 @@ def test_sequential_add_pop_and_deferred_build():
     assert m.pop().name == "dense_1"
     with pytest.raises(TypeError, match="no layers"):
         k.Sequential().pop()
+
+
+def test_subclass_init_arguments_are_refused_as_keras_refuses_them():
+    class Passing(tf.keras.Model):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    with pytest.raises(TypeError, match=r"^Layer.__init__\(\) takes 1 positional argument but 2 were given$"):
+        Passing(1)
+    with pytest.raises(ValueError, match=r"^Unrecognized keyword arguments passed to Passing: \{'foo': 1\}$"):
+        Passing(foo=1)

@@ -662,3 +662,31 @@ def traced_cond_tensor_against_none(tf):
         return tf.cond(x > 0, lambda: (None, x), lambda: (None, tf.cast(x, tf.int32)))
 
     return [_err(f, tf.constant(1.0)), _err(g, tf.constant(1.0))]
+
+
+@case
+def keras_cell_in_a_traced_loop_with_a_tensor_array(tf):
+    # The `DynamicRNN` of TensorFlow's "Effective TensorFlow 2" guide, with fixed weights.
+    class DynamicRNN(tf.keras.Model):
+        def __init__(self, cell):
+            super().__init__()
+            self.cell = cell
+
+        @tf.function(input_signature=[tf.TensorSpec(dtype=tf.float32, shape=[None, None, 3])])
+        def call(self, input_data):
+            input_data = tf.transpose(input_data, [1, 0, 2])
+            timesteps = tf.shape(input_data)[0]
+            batch_size = tf.shape(input_data)[1]
+            outputs = tf.TensorArray(tf.float32, timesteps)
+            state = self.cell.get_initial_state(batch_size=batch_size)
+            for i in tf.range(timesteps):
+                output, state = self.cell(input_data[i], state)
+                outputs = outputs.write(i, output)
+            return tf.transpose(outputs.stack(), [1, 0, 2]), state
+
+    init = tf.keras.initializers.Constant
+    cell = tf.keras.layers.LSTMCell(units=4, kernel_initializer=init(0.1), recurrent_initializer=init(-0.2))
+    rnn = DynamicRNN(cell)
+    x = tf.constant(np.linspace(-1.0, 1.0, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3))
+    outputs, state = rnn(x)
+    return [outputs, state, rnn(x[:1, :2])[0]]

@@ -30,12 +30,9 @@ class Model(TrainingMixin, Layer):
         return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        trainable = kwargs.pop("trainable", True)
-        name = kwargs.pop("name", None)
-        dtype = kwargs.pop("dtype", None)
-        if args or kwargs:
-            raise TypeError(f"Model.__init__() got unexpected arguments: args={args}, kwargs={kwargs}")
-        Layer.__init__(self, trainable=trainable, dtype=dtype, name=name)
+        if args:  # (Keras hands a subclass's arguments on to ``Layer.__init__``, which takes none by position)
+            raise TypeError(f"Layer.__init__() takes 1 positional argument but {len(args) + 1} were given")
+        Layer.__init__(self, **kwargs)  # (which refuses any keyword it does not know, with Keras's message)
         self._init_training()
 
     @property
