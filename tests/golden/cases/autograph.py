@@ -690,3 +690,26 @@ def keras_cell_in_a_traced_loop_with_a_tensor_array(tf):
     x = tf.constant(np.linspace(-1.0, 1.0, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3))
     outputs, state = rnn(x)
     return [outputs, state, rnn(x[:1, :2])[0]]
+
+
+@case
+def gradients_through_a_traced_keras_cell_loop(tf):
+    init = tf.keras.initializers.Constant
+    cell = tf.keras.layers.LSTMCell(units=4, kernel_initializer=init(0.1), recurrent_initializer=init(-0.2))
+    x = tf.constant(np.linspace(-1.0, 1.0, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3))
+
+    @tf.function(input_signature=[tf.TensorSpec(dtype=tf.float32, shape=[None, None, 3])])
+    def run(input_data):
+        input_data = tf.transpose(input_data, [1, 0, 2])
+        outputs = tf.TensorArray(tf.float32, tf.shape(input_data)[0])
+        state = cell.get_initial_state(batch_size=tf.shape(input_data)[1])
+        for i in tf.range(tf.shape(input_data)[0]):
+            output, state = cell(input_data[i], state)
+            outputs = outputs.write(i, output)
+        return outputs.stack()
+
+    run(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(run(x) ** 2)
+    return [loss, tape.gradient(loss, cell.trainable_variables + [x])]
