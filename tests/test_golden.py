@@ -39,8 +39,6 @@ PENDING = {
     ("function_tracing", "reduce_retracing_per_dimension"): _RESPECIALISED,
     ("function_tracing", "input_signature_matching_calls"): _RESPECIALISED,
     ("function_tracing", "concrete_function_reused_by_call"): _RESPECIALISED,
-    ("function_tracing", "assertion_at_run_time"): "the Assert node is named Assert, not by TF's name scopes "
-                                                   "(assert_positive/assert_less/Assert/AssertGuard/Assert)",
 }
 
 

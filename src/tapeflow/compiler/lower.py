@@ -121,12 +121,14 @@ class Plan:
             if node is None:
                 return None
         op = op_of(node[0])
+        check = (node[1] or {}).get("check")
+        node_name = getattr(check, "node_name", None) or op.name  # (an assertion's node has its name scopes)
         stack = stacks.get(id(node), ())
         frames = "".join(f'  File "{code.co_filename}", line {line}, in {code.co_name}\n\n' for code, line in stack)
         core = _KERNEL_PREFIX.sub("", err.message)
         core = _OP_SUFFIX.sub("", core)
-        text = (f"Graph execution error:\n\nDetected at node {op.name} defined at (most recent call last):\n{frames}"
-                f"{core}\n\t [[{{{{node {op.name}}}}}]] [Op:{graph_name}]")
+        text = (f"Graph execution error:\n\nDetected at node {node_name} defined at (most recent call last):\n"
+                f"{frames}{core}\n\t [[{{{{node {node_name}}}}}]] [Op:{graph_name}]")
         return type(err)(None, None, text, err.error_code)
 
 

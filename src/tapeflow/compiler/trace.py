@@ -111,6 +111,7 @@ class Tracer:
         # that value; ``failing`` holds the error of the op being recorded.
         self.poisoned = {}
         self.failing = None
+        self.scopes = {}  # name scope -> how many times it was opened (TF makes repeated ones unique: ``_1``)
         # Whether shapes this trace cannot fix vary between runs of its code (a loop body whose loop variables
         # change shape): ``tf.shape``/``tf.size`` of such a tensor are then ops, not constants.
         self.shape_dynamic = False
@@ -213,6 +214,13 @@ class Tracer:
             for j, o in enumerate(outs):
                 names[o] = f"{base if k == 0 else f'{base}_{k}'}:{j}"
         return names
+
+    def scope(self, name):
+        """``name`` made unique among this graph's name scopes, as TF's graph does (``assert_less``,
+        ``assert_less_1`` ...)."""
+        k = self.scopes.get(name, 0)
+        self.scopes[name] = k + 1
+        return name if k == 0 else f"{name}_{k}"
 
     def construction_error(self, op, inputs, attrs):
         """TF's ``ValueError`` for ``op`` on inputs whose shapes cannot go together (it finds them while building the

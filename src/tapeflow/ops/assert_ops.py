@@ -47,10 +47,11 @@ class _GraphCheck:
     ``data`` (strings, and input positions standing for the inputs' values) is printed as TF's ``Assert`` op
     prints it."""
 
-    __slots__ = ("test", "data", "summarize")
+    __slots__ = ("test", "data", "summarize", "node_name")
 
-    def __init__(self, test, data, summarize):
+    def __init__(self, test, data, summarize, node_name=None):
         self.test, self.data, self.summarize = test, tuple(data), summarize
+        self.node_name = node_name  # TF's name of the node, with its name scopes (for errors)
 
     def __call__(self, *values):
         ok = self.test(*[wrap(v) for v in values])._value
@@ -139,7 +140,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
     return None
 
 
-def _binary(sym, test, x, y, data, summarize, message, graph_data=None):
+def _binary(sym, test, x, y, data, summarize, message, graph_data=None, scope="assert", outer=None):
     x = convert_to_tensor(x)
     y = convert_to_tensor(y)
     if _traced(x, y):
@@ -148,7 +149,12 @@ def _binary(sym, test, x, y, data, summarize, message, graph_data=None):
                           f"y ({_graph_name(y)}) = ", 1]
         if message is not None:
             graph_data = [message] + list(graph_data)
-        execute(ASSERT, (x, y), {"check": _GraphCheck(test, graph_data, summarize)})
+        # TF's node: the Assert of a cond (``AssertGuard``) in the function's name scope, made unique in the graph
+        # (``assert_less_1``; ``assert_positive/assert_less`` for an assertion made of another).
+        tracer = STATE.tracer
+        path = tracer.scope(scope) if outer is None else tracer.scope(f"{tracer.scope(outer)}/{scope}")
+        check = _GraphCheck(test, graph_data, summarize, f"{path}/Assert/AssertGuard/Assert")
+        execute(ASSERT, (x, y), {"check": check})
         return None
     ok = test(x, y)
     if ok._value.all():
@@ -173,33 +179,38 @@ def _binary(sym, test, x, y, data, summarize, message, graph_data=None):
     raise errors.InvalidArgumentError(None, None, "\n".join(_item_text(d, summarize) for d in data))
 
 
-def _binary_assert(sym, test, doc):
+def _binary_assert(sym, test, doc, scope):
     def api(x, y, message=None, summarize=None, name=None):
-        return _binary(sym, test, x, y, None, summarize, message)
+        return _binary(sym, test, x, y, None, summarize, message, scope=name or scope)
 
     api.__doc__ = doc
     return api
 
 
 assert_equal = export("debugging.assert_equal", "assert_equal")(_binary_assert(
-    "==", math_ops.equal, "Raise ``InvalidArgumentError`` unless ``x == y`` everywhere (broadcasting)."))
+    "==", math_ops.equal, "Raise ``InvalidArgumentError`` unless ``x == y`` everywhere (broadcasting).",
+    "assert_equal"))
 assert_less = export("debugging.assert_less", "assert_less")(_binary_assert(
-    "<", math_ops.less, "Raise ``InvalidArgumentError`` unless ``x < y`` everywhere (broadcasting)."))
+    "<", math_ops.less, "Raise ``InvalidArgumentError`` unless ``x < y`` everywhere (broadcasting).",
+    "assert_less"))
 assert_less_equal = export("debugging.assert_less_equal")(_binary_assert(
-    "<=", math_ops.less_equal, "Raise ``InvalidArgumentError`` unless ``x <= y`` everywhere (broadcasting)."))
+    "<=", math_ops.less_equal, "Raise ``InvalidArgumentError`` unless ``x <= y`` everywhere (broadcasting).",
+    "assert_less_equal"))
 assert_greater = export("debugging.assert_greater", "assert_greater")(_binary_assert(
-    ">", math_ops.greater, "Raise ``InvalidArgumentError`` unless ``x > y`` everywhere (broadcasting)."))
+    ">", math_ops.greater, "Raise ``InvalidArgumentError`` unless ``x > y`` everywhere (broadcasting).",
+    "assert_greater"))
 assert_greater_equal = export("debugging.assert_greater_equal")(_binary_assert(
-    ">=", math_ops.greater_equal, "Raise ``InvalidArgumentError`` unless ``x >= y`` everywhere (broadcasting)."))
+    ">=", math_ops.greater_equal, "Raise ``InvalidArgumentError`` unless ``x >= y`` everywhere (broadcasting).",
+    "assert_greater_equal"))
 
 
 @export("debugging.assert_none_equal")
 def assert_none_equal(x, y, summarize=None, message=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x != y`` everywhere (note TF's argument order here)."""
-    return _binary("!=", math_ops.not_equal, x, y, None, summarize, message)
+    return _binary("!=", math_ops.not_equal, x, y, None, summarize, message, scope=name or "assert_none_equal")
 
 
-def _sign_assert(sym, x, message, summarize, zero_first, joined=False):
+def _sign_assert(sym, x, message, summarize, zero_first, scope, joined=False):
     x = convert_to_tensor(x)
     head = f"Condition x {sym} 0 did not hold element-wise:"
     name = f"x ({_shape_and_dtype(x)}) = "
@@ -215,31 +226,33 @@ def _sign_assert(sym, x, message, summarize, zero_first, joined=False):
         at = 1 if zero_first else 0  # x's position among the Assert op's inputs
         named = f"x ({_graph_name(x)}) = "
         graph_data = ([_prefix(message), head + named, at] if joined else [_prefix(message), head, named, at])
-    return _binary("<" if strict else "<=", test, a, b, data, summarize, None, graph_data)
+    return _binary("<" if strict else "<=", test, a, b, data, summarize, None, graph_data,
+                   scope="assert_less" if strict else "assert_less_equal", outer=scope)
 
 
 @export("debugging.assert_positive")
 def assert_positive(x, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x > 0`` everywhere."""
-    return _sign_assert(">", x, message, summarize, zero_first=True)
+    return _sign_assert(">", x, message, summarize, zero_first=True, scope=name or "assert_positive")
 
 
 @export("debugging.assert_negative")
 def assert_negative(x, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x < 0`` everywhere."""
-    return _sign_assert("<", x, message, summarize, zero_first=False)
+    return _sign_assert("<", x, message, summarize, zero_first=False, scope=name or "assert_negative")
 
 
 @export("debugging.assert_non_negative")
 def assert_non_negative(x, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x >= 0`` everywhere."""
-    return _sign_assert(">=", x, message, summarize, zero_first=True)
+    return _sign_assert(">=", x, message, summarize, zero_first=True, scope=name or "assert_non_negative")
 
 
 @export("debugging.assert_non_positive")
 def assert_non_positive(x, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x <= 0`` everywhere."""
-    return _sign_assert("<=", x, message, summarize, zero_first=False, joined=True)
+    return _sign_assert("<=", x, message, summarize, zero_first=False, scope=name or "assert_non_positive",
+                        joined=True)
 
 
 @export("debugging.assert_near")
