@@ -32,8 +32,6 @@ _RESPECIALISED = ("a traced program is specialised to its input shapes: a new sh
                   "the Python body again (with its output discarded), so a side effect like list.append repeats")
 PENDING = {
     ("function_tracing", "python_strings_and_none"): "tf.strings is issue 15",
-    ("function_tracing", "numpy_scalars_become_tensors"): "a graph converts the Python 2 to bool for a bool "
-                                                          "tensor's *; eager conversion refuses it",
     ("function_tracing", "reduce_retracing_lengths"): _RESPECIALISED,
     ("function_tracing", "reduce_retracing_ranks_and_dtypes"): _RESPECIALISED,
     ("function_tracing", "reduce_retracing_per_dimension"): _RESPECIALISED,

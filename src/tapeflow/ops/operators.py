@@ -7,10 +7,12 @@ Conversion follows TF: the other operand takes the tensor's dtype (``t * 2.0``),
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.dispatch import execute
 from .._core.errors import InvalidArgumentError, without_name
 from .._core.state import next_id
-from .._core.tensor import _TF_NAME, EagerTensor, Tensor, convert_to_tensor
+from .._core.tensor import _TF_NAME, EagerTensor, Tensor, constant_of, convert_to_tensor
 from .._core.variable import ResourceVariable
 from . import array_ops, linalg_ops, math_ops
 from ._convert import operand_like, scalar_of
@@ -24,14 +26,19 @@ def _binary(op, name):
 
     def forward(self, other):
         kind = type(other)
+        original = other
         try:
             if kind is not EagerTensor:
                 # A variable (``h + b`` in a dense layer) is read directly, without the conversion's type tests.
                 other = other._read() if kind is ResourceVariable else operand_like(other, self)
             return execute(op, (self, other))
         except (TypeError, ValueError) as exc:  # no cost unless raised (see ``_reflect``)
+            if op is math_ops.MUL and self._value.dtype.kind == "b":
+                return _bool_mul(self, original, exc)
             return _reflect(name, self, other, exc)
         except InvalidArgumentError as exc:
+            if op is math_ops.MUL and self._value.dtype.kind == "b":
+                return _bool_mul(self, original, exc)
             if kind is str or kind is bytes:  # TF's op wrapper takes a Python string on its fallback path
                 raise without_name(exc) from None
             raise
@@ -53,6 +60,19 @@ def _binary(op, name):
         return execute(op, (x, self))
 
     return forward, reflected
+
+
+def _bool_mul(x, y, exc):
+    """``bool_tensor * y``: TF's ``*`` on a bool tensor is ``logical_and``, ``y`` taken by its truth (``t * 2`` is
+    ``t``). (``2 * t`` and ``tf.multiply`` refuse, as in TF.)"""
+    if isinstance(y, Tensor) or getattr(y, "_tapeflow_variable", False):
+        other = y._read() if getattr(y, "_tapeflow_variable", False) else y
+    else:
+        try:
+            other = constant_of(np.asarray(y).astype(bool))
+        except (TypeError, ValueError):
+            raise exc from None
+    return execute(math_ops.LOGICAL_AND, (x, other))
 
 
 def _reflect(name, x, y, exc):

@@ -413,3 +413,10 @@ def python_operands_that_do_not_fit(tf):
         out.append(catch(fn, [1, 2], [2.5, 3.0]))
     out.append(catch(tf.linalg.cross, [1, 2, 3], [4.0, 5.0, 6.0]))
     return out
+
+
+@case
+def multiplying_bool_tensors(tf):
+    t, f = tf.constant(True), tf.constant(False)
+    return [t * t, t * f, f * 2, t * 0, catch(lambda: 2 * t), t * np.bool_(True), catch(tf.multiply, t, t),
+            tf.constant([True, False]) * 2, t * -1, t * [1, 0]]
