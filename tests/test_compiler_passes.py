@@ -115,6 +115,16 @@ def test_backward_graphs_lose_their_no_op_unbroadcasts():
     _check(f, [3], gone=("Reshape",))
 
 
+def test_a_custom_gradient_call_is_left_as_traced():
+    # Its outputs name the function's results by id: an identity inside it must not be dropped.
+    @tf.custom_gradient
+    def scaled(x):
+        return tf.identity(x), lambda g: g * 3.0
+
+    traced = tf.function(lambda x: scaled(x * 2.0))
+    assert [float(traced(tf.constant(v))) for v in (1.0, 5.0)] == [2.0, 10.0]
+
+
 # ------------------------------------------------------------------------------------------ the others
 
 

@@ -91,14 +91,17 @@ def _fresh(value):
 class _Call:
     """What the backward pass needs of one call: the user's ``grad_fn``, the variables read, the input count."""
 
-    __slots__ = ("grad_fn", "variables", "arg_count", "result_ids")
+    __slots__ = ("grad_fn", "variables", "arg_count", "result_ids", "again")
 
-    def __init__(self, grad_fn, variables, arg_count, result_ids=()):
+    def __init__(self, grad_fn, variables, arg_count, result_ids=(), again=None):
         self.grad_fn = grad_fn
         self.variables = variables
         self.arg_count = arg_count
         # The ids of what the function returned (``None`` for a non-tensor): a traced call's outputs are these.
         self.result_ids = result_ids
+        # ``again(tensors)``: the same call made anew on other argument tensors (a traced program recomputing it
+        # under a tape needs a ``grad_fn`` bound to the values it recomputed); returns the flat results.
+        self.again = again
 
     def gradients(self, upstream):
         """Run ``grad_fn`` on the flat upstream gradients; return one gradient per recorded input."""
@@ -165,7 +168,12 @@ def _call_with_custom_gradient(f, name, args, kwargs):
     # Variables (passed or read) enter as reads, recorded on the tapes that watch them: that is the path from
     # the record back to the variable.
     inputs = tuple([convert_to_tensor(a) for a in flat_args] + [v.read_value() for v in variables])
-    call = _Call(grad_fn, variables, len(flat_args), tuple([getattr(r, "_id", None) for r in nest.flatten(result)]))
+    def again(tensors):
+        new_args = nest.pack_sequence_as(args, list(tensors[:len(flat_args)])) if flat_args else args
+        return nest.flatten(_call_with_custom_gradient(f, name, new_args, kwargs))
+
+    call = _Call(grad_fn, variables, len(flat_args), tuple([getattr(r, "_id", None) for r in nest.flatten(result)]),
+                 again)
     result_is_tuple = nest.is_nested(result)
     op = _make_op(name, result_is_tuple, len(flat_result) if result_is_tuple else 1)
     report_custom_gradient(op, inputs, flat_result, {"call": call}, nest.flatten(result))

@@ -345,12 +345,6 @@ def _graph_vjp(graph, inputs, wrt, upstream):
     inputs at positions ``wrt``, recomputing the graph op by op under a tape (zeros where unconnected)."""
     from .._core.tape import GradientTape, UnconnectedGradients  # noqa: PLC0415
 
-    if any(type(n) is tuple and lower._custom_call(n[1]) is not None for n in graph.nodes):
-        # Its grad_fn closes over the tensors of the trace that made it, not over the ones recomputed here.
-        raise errors.UnimplementedError(
-            None, None, "tapeflow cannot yet differentiate a tf.custom_gradient function called inside a traced "
-            "tf.cond branch or loop body; call it outside the branch or loop, or run the function eagerly "
-            "(tf.config.run_functions_eagerly(True))")
     with GradientTape(persistent=False, watch_accessed_variables=False) as tape:
         for k in wrt:
             tape.watch(inputs[k])

@@ -124,6 +124,8 @@ def fold_constants(graph):
 def simplify(graph):
     """Drop the ops whose result is one of their inputs unchanged (in place; see the module docstring); returns how
     many were dropped."""
+    if any(type(n) is tuple and _custom_call(n) is not None for n in graph.nodes):
+        return 0  # a custom call's outputs name its results by id: left as traced
     constants = graph.constants
     producers = {}  # output id -> its equation, for patterns over two ops (transpose of transpose, -(-x))
     alias, kept = {}, []
@@ -280,6 +282,7 @@ def drop_dead(graph):
                 continue
             if call is not None:
                 live.update(i for i in call.result_ids if i is not None)
+                live.update(node[6::2])  # (a gradient that recomputes the call makes it again from its inputs)
             else:
                 live.update(node[6::2])
             kept.append(node)

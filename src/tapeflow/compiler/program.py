@@ -117,6 +117,12 @@ def replay_nodes(graph, tensors, var=None, effects=True):
             outputs = node[4]
             if call is not None:
                 outs = outputs if type(outputs) is tuple else (outputs,)
+                if not effects and call.again is not None:
+                    # Recomputed for a gradient: the call made again on these tensors, so that the tapes record
+                    # it with a grad_fn of its own (the traced one closes over the trace's tensors).
+                    ins = [_lookup_tensor(env, graph, i) for i in node[6::2]]
+                    env.update(zip(outs, call.again(ins)))
+                    continue
                 values = node[5] if type(outputs) is tuple else (node[5],)
                 for o, r, v in zip(outs, call.result_ids, values):
                     env[o] = _lookup_tensor(env, graph, r) if r is not None else constant_of(v)
