@@ -78,18 +78,10 @@ class SubGraph:
         self.leaf_specs = [specs.get(id(v)) or ((v.dtype, tuple(v.shape)) if isinstance(v, Tensor) else None)
                            for v in flat]
         self.structure, self.flat = structure, flat
+        known = self.graph.known_ids()
         for t in flat:
-            if isinstance(t, Tensor) and t._id not in self.graph.constants and not self._made(t._id):
+            if isinstance(t, Tensor) and t._id not in known:  # (a zeros stand-in made for an undefined value)
                 self.graph.constants[t._id] = t._value
-
-    def _made(self, tensor_id):
-        if tensor_id in self.graph.inputs:
-            return True
-        for node in self.graph.nodes:
-            outs = node.out if type(node) is Read else node[4] if type(node) is tuple else ()
-            if tensor_id == outs or (type(outs) is tuple and tensor_id in outs):
-                return True
-        return False
 
 
 def _flat_result(result):
@@ -158,13 +150,7 @@ def trace_sub(fn, args, name, shapes=None):
     graph = trace.Graph(tracer.nodes, [p._id for p in placeholders], outputs, tracer.variables, ())
     graph.stacks = tracer.stacks
     graph.poisoned = frozenset(tracer.poisoned)
-    known = set(graph.inputs) | set(graph.constants)
-    for node in graph.nodes:
-        if type(node) is Read:
-            known.add(node.out)
-        elif type(node) is tuple:
-            outs = node[4]
-            known.update(outs if type(outs) is tuple else (outs,))
+    known = graph.known_ids()
     for t in flat:
         if isinstance(t, Tensor) and t._id not in known:  # a tensor of the enclosing trace, returned as it is
             graph.constants[t._id] = t._value

@@ -44,6 +44,17 @@ def _assigned_by(node):
     return getattr(body, "assigned", ())
 
 
+def _renamed(graph, node, alias):
+    """``node`` (an equation) reading ``alias[i]`` for each input ``i`` that ``alias`` renames (the same node when
+    none is), keeping the user's frames it was made at."""
+    ids = node[6::2]
+    if not any(i in alias for i in ids):
+        return node
+    new = node[:6] + tuple(x for i, v in zip(ids, node[7::2]) for x in (alias.get(i, i), v))
+    graph.stacks[id(new)] = graph.stacks.get(id(node), ())
+    return new
+
+
 def fuse_loops(graph):
     """Replace each loop node that a ``WhileHistory`` node of the same loop and operands repeats by that node, put
     where the loop was (in place); returns how many loops were fused."""
@@ -82,10 +93,8 @@ def fuse_loops(graph):
             node = fused[k]
             if node is None:
                 continue
-        elif type(node) is tuple and any(i in alias for i in node[6::2]):
-            new = node[:6] + tuple(x for i, v in zip(node[6::2], node[7::2]) for x in (alias.get(i, i), v))
-            graph.stacks[id(new)] = graph.stacks.get(id(node), ())
-            node = new
+        elif type(node) is tuple:
+            node = _renamed(graph, node, alias)
         elif type(node) is Assign and node.value in alias:
             node.value = alias[node.value]
         kept.append(node)
@@ -135,11 +144,7 @@ def simplify(graph):
             if node.value is not None and node.value in alias:
                 node.value = alias[node.value]
         elif kind is tuple:
-            ids = node[6::2]
-            if any(i in alias for i in ids):
-                new = node[:6] + tuple(x for i, v in zip(ids, node[7::2]) for x in (alias.get(i, i), v))
-                graph.stacks[id(new)] = graph.stacks.get(id(node), ())
-                node = new
+            node = _renamed(graph, node, alias)
             same = _unchanged_input(node, constants, producers)
             if same is not None:
                 alias[node[4]] = same
@@ -238,11 +243,7 @@ def merge_common(graph):
         else:
             for vid in _assigned_by(node):
                 reads.pop(vid, None)
-            ids = node[6::2]
-            if any(i in alias for i in ids):
-                new = node[:6] + tuple(x for i, v in zip(ids, node[7::2]) for x in (alias.get(i, i), v))
-                graph.stacks[id(new)] = graph.stacks.get(id(node), ())
-                node = new
+            node = _renamed(graph, node, alias)
             if not op_of(node[0]).stateful:
                 try:
                     key = (node[0], freeze_attrs(node[1]), node[6::2])

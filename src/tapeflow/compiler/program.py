@@ -182,13 +182,7 @@ def build_program(name, tracer, placeholders, variables, result):
             raise leaks.out_of_scope(tensor_of(i, graph.constants[i]), leaked)
     graph.stacks = tracer.stacks
     graph.poisoned = frozenset(tracer.poisoned)
-    known = set(graph.inputs) | set(graph.constants)
-    for node in graph.nodes:
-        if type(node) is trace.Read:
-            known.add(node.out)
-        elif type(node) is tuple:
-            outs = node[4]
-            known.update(outs if type(outs) is tuple else (outs,))
+    known = graph.known_ids()
     for i in outputs:
         if i not in known:  # a tensor made before the trace, returned as it is
             graph.constants[i] = extra[i]

@@ -219,11 +219,7 @@ def _compile_backward(call, gs):
     graph = trace.Graph(tracer.nodes, [p._id for p in placeholders] + residuals, outputs, tracer.variables, ())
     graph.stacks = tracer.stacks
     graph.poisoned = frozenset(tracer.poisoned)
-    known = set(graph.inputs) | set(graph.constants)
-    for node in graph.nodes:
-        if type(node) is tuple:
-            outs = node[4]
-            known.update(outs if type(outs) is tuple else (outs,))
+    known = graph.known_ids()
     for gr, oid in zip([x for x in grads if x is not None], outputs):
         if oid not in known:  # a gradient that is a value the call computed or a constant
             graph.constants[oid] = gr._value

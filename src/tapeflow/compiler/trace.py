@@ -419,6 +419,17 @@ class Graph:
         self.nodes = kept
         self.stacks = stacks
 
+    def known_ids(self):
+        """The ids the graph has a value for: its inputs, its constants, and what its nodes make."""
+        known = set(self.inputs) | set(self.constants)
+        for node in self.nodes:
+            if type(node) is Read:
+                known.add(node.out)
+            elif type(node) is tuple:
+                outs = node[4]
+                known.update(outs if type(outs) is tuple else (outs,))
+        return known
+
     def ops(self):
         """The ops of the graph's equations, in program order (reads and assignments left out)."""
         return [op_of(n[0]) for n in self.nodes if type(n) is tuple]

@@ -61,14 +61,21 @@ def _ta_write_grad(g, ans, buffer, index, value, grow):
     return execute(TA_UNWRITE, (g, buffer, index)), None, gather(g, index)
 
 
-@defop("TensorArrayUnwrite", same_dtype=False)
-def TA_UNWRITE(x, like, index):
-    """``x``'s first ``len(like)`` rows with row ``index`` zeroed: the gradient of a write for the buffer written."""
-    i, n = _row(index), like.shape[0]
-    out = x[:n].copy()
+def _resized(x, like, index):
+    """``x`` cut or padded with zero rows to ``len(like)`` rows, row ``index`` zeroed."""
+    n, i = like.shape[0], _row(index)
+    out = np.zeros((n,) + x.shape[1:], x.dtype)
+    k = min(n, x.shape[0])
+    out[:k] = x[:k]
     if 0 <= i < n:
         out[i] = 0
     return out
+
+
+@defop("TensorArrayUnwrite", same_dtype=False)
+def TA_UNWRITE(x, like, index):
+    """``x``'s first ``len(like)`` rows with row ``index`` zeroed: the gradient of a write for the buffer written."""
+    return _resized(x, like, index)
 
 
 @TA_UNWRITE.defvjp
@@ -79,12 +86,7 @@ def _ta_unwrite_grad(g, ans, x, like, index):
 @defop("TensorArrayRewrite", same_dtype=False)
 def TA_REWRITE(x, like, index):
     """``x`` padded with zero rows to ``len(like)`` rows, row ``index`` zeroed (the adjoint of the unwrite)."""
-    i = _row(index)
-    out = np.zeros((like.shape[0],) + x.shape[1:], x.dtype)
-    out[:x.shape[0]] = x
-    if 0 <= i < out.shape[0]:
-        out[i] = 0
-    return out
+    return _resized(x, like, index)
 
 
 @TA_REWRITE.defvjp
