@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     random,
     reduction,
     segment,
+    shape_like,
     sort,
     stateless_random,
     tensor_array,

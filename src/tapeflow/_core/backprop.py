@@ -247,7 +247,7 @@ def walk(path, grads, reach, source_ids, targets, kind):
                 in_grads = in_grads.grads
         for tid, v, need, ig in zip(eq[6::2], eq[7::2], needs, in_grads):
             if need and ig is not None:
-                ig = fit(ig, v)
+                ig = fit(ig, v, tid)
                 prev = get(tid)
                 grads[tid] = ig if prev is None else add(prev, ig)
     if kind.finish is not None:

@@ -8,7 +8,7 @@ What a gradient *is* differs from pass to pass, and a :class:`Kind` supplies eve
 ==============  ===========================================================================================
 ``call``        ``call(op, g, eq, needs)``: the input gradients of equation ``eq`` for upstream ``g``, one per
                 input (a tuple, ``None`` for a symbolic zero), or a :class:`Handover` to another kind
-``fit``         ``fit(ig, value)``: an input gradient made ready to store for an input whose value is ``value``
+``fit``         ``fit(ig, value, tid)``: an input gradient made ready to store for the input ``tid``, value ``value``
                 (summed back to its shape: rules return gradients at the broadcast shape)
 ``add``         ``add(a, b)``: two gradients of one value, summed
 ``read``        ``read(g, eq)``: what a variable read makes of its output gradient before it goes to the
@@ -37,8 +37,9 @@ from operator import add as _add_arrays
 
 from . import primitives as P
 from .dispatch import execute
-from .equation import as_tensors
+from .equation import as_tensors, tensor_of
 from .logs import get_logger
+from .state import STATE
 from .tensor import wrap
 
 __all__ = ["Kind", "Handover", "TENSORS", "ARRAYS", "Sparse", "call_vjp", "unbroadcast", "unbroadcast_array",
@@ -102,6 +103,27 @@ def unbroadcast_array(g, shape):
         g = P.SUM.forward(g, **attrs)
     if g.shape != shape:
         g = P.RESHAPE.forward(g, shape)
+    return g
+
+
+def fit_varying(g, value, tid, tracer):
+    """The tensor ``g`` summed down to the input ``tid`` (whose value is ``value``) in a traced loop body whose
+    tensors change shape between iterations (``Tracer.shape_dynamic``): by the static shapes, where a ``None``
+    dimension is never taken for a 1, and with ``SumLike`` (the shape read when the program runs) where the
+    input's own shape varies."""
+    want = tracer.static_dims(tid, value.shape)
+    have = tracer.static_dims(g._id, g._value.shape)
+    if want == have and g._value.shape == value.shape:
+        return g
+    if want is None or have is None or None in want:
+        return execute(P.SUM_LIKE, (g, tensor_of(tid, value)))
+    lead = len(have) - len(want)
+    axes = list(range(lead))
+    axes += [i + lead for i, d in enumerate(want) if d == 1 and have[i + lead] != 1]
+    if axes:
+        g = execute(P.SUM, (g,), {"axis": tuple(axes), "keepdims": False})
+    if g._value.shape != want:
+        g = execute(P.RESHAPE, (g,), {"shape": want})
     return g
 
 
@@ -171,7 +193,9 @@ class _Tensors(Kind):
                 return Handover(Sparse, in_grads)
         return in_grads
 
-    def fit(self, ig, value):
+    def fit(self, ig, value, tid):
+        if STATE.tracer is not None and STATE.tracer.shape_dynamic:
+            return fit_varying(ig, value, tid, STATE.tracer)
         shape = value.shape
         return ig if ig._value.shape == shape else unbroadcast(ig, shape)
 
@@ -199,7 +223,7 @@ class _Arrays(Kind):
             return Handover(Sparse, in_grads, wrap)
         return tuple([None if x is None else x._value for x in in_grads])
 
-    def fit(self, ig, value):
+    def fit(self, ig, value, tid):
         shape = value.shape
         return ig if ig.shape == shape else unbroadcast_array(ig, shape)
 
@@ -288,11 +312,12 @@ class Sparse(Kind):
             g = _dense(g)
         return call_vjp(op, g, out, inputs, needs, attrs)
 
-    def fit(self, ig, value):
+    def fit(self, ig, value, tid):
         if not is_slices(ig):
-            shape = value.shape
-            if ig._value.shape != shape:
-                ig = unbroadcast(ig, shape)
+            if STATE.tracer is not None and STATE.tracer.shape_dynamic:
+                ig = fit_varying(ig, value, tid, STATE.tracer)
+            elif ig._value.shape != value.shape:
+                ig = unbroadcast(ig, value.shape)
         return (self.current, ig)
 
     def add(self, prev, new):

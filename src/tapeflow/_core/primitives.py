@@ -25,12 +25,12 @@ __all__ = ["EMITTED", "bind", "provide", "load", "ALL_AXES"]
 
 #: The registry key of every primitive the core emits, by the name it has here.
 EMITTED = {"ADD": "AddV2", "MUL": "Mul", "SUM": "Sum", "RESHAPE": "Reshape", "BROADCAST_TO": "BroadcastTo",
-           "IDENTITY": "Identity", "CAST": "Cast"}
+           "IDENTITY": "Identity", "CAST": "Cast", "SUM_LIKE": "SumLike"}
 
 #: ``Sum``'s attrs for a full reduction (shared, never mutated).
 ALL_AXES = {"axis": None, "keepdims": False}
 
-ADD = MUL = SUM = RESHAPE = BROADCAST_TO = IDENTITY = CAST = None
+ADD = MUL = SUM = RESHAPE = BROADCAST_TO = IDENTITY = CAST = SUM_LIKE = None
 
 
 def bind():

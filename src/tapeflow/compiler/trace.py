@@ -19,11 +19,14 @@ straight-line code (``lower.py``) keeps every effect where the function made it.
 from __future__ import annotations
 
 import sys
+import warnings
 
 import numpy as np
 
 from .._core import errors, observers
 from .._core.equation import READ, op_of
+from .._core.jacobian import ELEMENTWISE
+from .._core.registry import REGISTRY
 from .._core.shape import TensorShape
 from .._core.state import PACKAGE_DIR, STATE, next_id, user_frame
 from .._core.tensor import EagerTensor
@@ -33,6 +36,7 @@ from . import leaks
 __all__ = ["Tracer", "Graph", "Read", "Assign", "tracing", "is_symbolic", "run", "placeholder", "init_scope"]
 
 _new = object.__new__
+_OWN = object()  # a tensor whose static shape is its value's
 
 
 class _Everything:
@@ -127,6 +131,8 @@ class Tracer:
             self.nodes.append(Read(variable, eq[4]))
             self.dynamic.add(eq[4])
         else:
+            if self.shape_dynamic and eq[0] in _RESHAPES:
+                eq = self._relative_reshape(eq)
             self.nodes.append(eq)
             dynamic = self.dynamic
             for i in eq[6::2]:
@@ -141,9 +147,7 @@ class Tracer:
             # equation's identity: the graph keeps the equation alive, and an op may have no output.)
             self.stacks[id(eq)] = _user_stack()
             if self.generalised:
-                outs = eq[4]
-                for o in outs if type(outs) is tuple else (outs,):
-                    self.producers[o] = eq
+                self._infer(eq)
 
     def failed(self, err):
         """The op about to be recorded failed with ``err`` on the trace's values (``dispatch._failed``)."""
@@ -162,38 +166,82 @@ class Tracer:
     # --- what the function sees -------------------------------------------------------------------------
     def static_shape(self, tensor):
         """The shape ``tensor`` shows while tracing: an input's from the signature (``None`` where it
-        generalises); an elementwise op's broadcast from its inputs'; any other tensor's own."""
+        generalises), an op's output's as inferred when it was recorded (``_infer``), any other tensor's own."""
         shape = self.static_shapes.get(tensor._id, _OWN)
-        if shape is _OWN:
-            if not self.generalised:
-                return TensorShape(tensor._value.shape)
-            shape = self.static_shapes[tensor._id] = self._inferred(tensor._id, tensor._value.shape)
-        return TensorShape(shape)
+        return TensorShape(tensor._value.shape if shape is _OWN else shape)
 
-    def _inferred(self, tensor_id, actual):
-        node = self.producers.get(tensor_id)
-        if node is None or type(node) is not tuple or type(node[4]) is tuple:
-            return actual
-        ins = []
-        for i, v in zip(node[6::2], node[7::2]):
-            known = self.static_shapes.get(i, _OWN)
-            if known is _OWN:
-                t = _new(EagerTensor)
-                t._value, t._id = v, i
-                known = self.static_shape(t).dims
-            ins.append((np.shape(v), known))
-        out = list(actual)
-        for shape, known in ins:
-            if known is None:
-                if len(shape) == len(actual):
-                    return None if len(ins) == 1 else actual
-                continue
-            if len(shape) > len(actual) or any(s not in (1, a) for s, a in zip(shape[::-1], out[::-1])):
-                return actual  # not an elementwise op's inputs: its own shape
-            for k in range(1, len(shape) + 1):
-                if known[-k] is None and shape[-k] == actual[-k]:
-                    out[-k] = None
-        return tuple(out)
+    def static_dims(self, tensor_id, actual):
+        """The static shape of the tensor ``tensor_id`` whose value has shape ``actual``, as a tuple (``None``
+        where a dimension is not fixed), or ``None`` when its rank is not fixed."""
+        return self.static_shapes.get(tensor_id, actual)
+
+    def _relative_reshape(self, eq):
+        """``eq``, a reshape to a fixed shape, with the target dimension that holds its input's one varying
+        dimension made ``-1``, so that the program reshapes any length of it (rules and layers reshape to
+        shapes worked out from the values: ``(4, 1)`` for a batch of 4 becomes ``(-1, 1)``)."""
+        static = self.static_dims(eq[6], np.shape(eq[7]))
+        if static is None or static.count(None) != 1:
+            return eq
+        actual = np.shape(eq[7])
+        target = eq[1]["shape"]
+        i = static.index(None)
+        d = actual[i]
+        before = int(np.prod(actual[:i]))  # the elements' stride blocks before and up to the varying dimension
+        upto = before * d
+        if d < 2 or -1 in target:
+            return eq  # a length of 0 or 1 does not tell which target dimension holds it
+        c = 1
+        for j, t in enumerate(target):
+            if before % c == 0 and (c * t) % upto == 0:  # dimension j spans the varying one, static around it
+                attrs = dict(eq[1])
+                attrs["shape"] = tuple(target[:j]) + (-1,) + tuple(target[j + 1:])
+                return (eq[0], attrs) + eq[2:]
+            c *= t
+        return eq
+
+    def _infer(self, eq):
+        """Record the static shapes of ``eq``'s outputs where they are not simply their values' shapes: the
+        dimensions that follow a generalised (``None``) dimension of an input.
+
+        A pure op runs its kernel once more on zeros whose generalised dimensions are two longer: the output
+        dimensions that change with them are ``None``. A kernel that refuses the stand-ins (a reshape to a fixed
+        shape) leaves the outputs' own shapes, which is what a fixed shape means."""
+        known = [self.static_shapes.get(i, _OWN) for i in eq[6::2]]
+        if all(k is _OWN or (k is not None and None not in k) for k in known):
+            return
+        outs, values = eq[4], eq[5]
+        if type(outs) is not tuple:
+            outs, values = (outs,), (values,)
+        key = eq[0]
+        op = REGISTRY.get(key) if key.__class__ is str else None
+        if op is None or op.stateful or not (self.shape_dynamic or key in ELEMENTWISE):
+            # (A whole function traced for a relaxed signature runs again per shape, so shapes past elementwise
+            # ops may show as they are there: code reading them as numbers keeps working.)
+            return
+        stand_ins = []
+        for v, k in zip(eq[7::2], known):
+            if k is _OWN or (k is not None and None not in k):
+                stand_ins.append(v)
+            else:
+                v = np.asarray(v)
+                if v.dtype.kind not in "biufc":
+                    return
+                k = (None,) * v.ndim if k is None else k
+                stand_ins.append(np.zeros([d + 2 if s is None else d for d, s in zip(v.shape, k)], v.dtype))
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                probed = op.forward(*stand_ins, **(eq[1] or {}))
+        except Exception:  # noqa: BLE001 - the kernel refuses other shapes: the outputs' shapes are fixed
+            return
+        if type(probed) is not tuple:
+            probed = (probed,)
+        for o, v, p in zip(outs, values, probed):
+            actual, other = np.shape(v), np.shape(p)
+            if len(actual) != len(other):
+                self.static_shapes[o] = None
+            elif actual != other:
+                self.static_shapes[o] = tuple(None if a != b else a for a, b in zip(actual, other))
 
     def graph_names(self):
         """TF's names of the trace's tensors, by id: ``"x:0"`` for the input ``x``, ``"mul_1:0"`` for the second
@@ -318,7 +366,6 @@ class Tracer:
                 "information.")
 
 
-_OWN = object()
 
 # The node names TF's Python operators give (``x * y`` makes ``mul``); other ops are named by their type.
 _NODE_NAMES = {"Mul": "mul", "AddV2": "add", "Sub": "sub", "RealDiv": "truediv", "FloorDiv": "floordiv",
@@ -328,6 +375,9 @@ _NODE_NAMES = {"Mul": "mul", "AddV2": "add", "Sub": "sub", "RealDiv": "truediv",
 _BROADCASTING = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "FloorDiv", "FloorMod",
                            "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
                            "LogicalAnd", "LogicalOr", "Atan2", "DivNoNan", "TruncateDiv", "Xdivy", "Xlogy"})
+
+# Ops that reshape their one input to a fixed ``shape`` attribute.
+_RESHAPES = frozenset({"Reshape", "ExpandDims", "Squeeze"})
 
 # What a traced assignment can be replayed as: the variable's own method with the assigned value.
 _REPLAYABLE = frozenset({"assign", "assign_add", "assign_sub"})

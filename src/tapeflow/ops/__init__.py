@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     random_ops,
     reduction_ops,
     segment_ops,
+    shape_like_ops,
     sort_ops,
     stateless_random_ops,
     tensor_array,

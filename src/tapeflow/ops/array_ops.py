@@ -20,6 +20,7 @@ from .._core.registry import ALL, defop
 from .._core.shape import TensorShape
 from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor, to_numpy_value, wrap
 from ._convert import matching, to_tensor
+from .shape_like_ops import RESHAPE_LIKE, shape_varies
 
 __all__ = [
     "cast", "reshape", "transpose", "identity", "stop_gradient", "zeros", "ones", "fill", "range", "zeros_like",
@@ -142,6 +143,8 @@ def RESHAPE(x, shape):
 
 @RESHAPE.defvjp
 def _reshape_grad(g, y, x, shape):
+    if shape_varies(x):
+        return (execute(RESHAPE_LIKE, (g, x)),)
     return (reshape(g, x._value.shape),)
 
 
@@ -180,7 +183,10 @@ def reshape(tensor, shape, name=None):
         n = shape._value.size if shape._value.ndim == 1 else None
         tracer.static_shapes[out._id] = None if n is None else (None,) * n
         return out
-    shape = _reshape_sizes(x._value.size, x._value.shape, _shape_arg(shape), sfx)
+    asked = _shape_arg(shape)
+    shape = _reshape_sizes(x._value.size, x._value.shape, asked, sfx)
+    if -1 in asked and shape_varies(x):  # the -1 stays: it is worked out when the program runs
+        return execute(RESHAPE, (x,), {"shape": tuple(asked)})
     if x._value.shape == shape:
         return execute(IDENTITY, (x,))
     return execute(RESHAPE, (x,), {"shape": shape})
@@ -200,6 +206,8 @@ RESHAPE_TO.name = "Reshape"
 
 @RESHAPE_TO.defvjp
 def _reshape_to_grad(g, y, x, shape):
+    if shape_varies(x):
+        return execute(RESHAPE_LIKE, (g, x)), None
     return reshape(g, x._value.shape), None
 
 
@@ -292,6 +300,31 @@ def _dims(shape, sfx=""):
     return dims
 
 
+def _computed_dims(shape):
+    """``(dims, static)`` when a traced program computes ``shape`` (``tf.zeros([tf.shape(x)[0], 5])``): ``dims`` an
+    int32 tensor read when the program runs, ``static`` the shape the result shows (``None`` where computed);
+    ``None`` for a shape known now."""
+    tracer = _state.STATE.tracer
+    if tracer is None:
+        return None
+    if isinstance(shape, Tensor):
+        if shape._id not in tracer.dynamic:
+            return None
+        return cast(shape, _dtypes.int32), (None,) * shape._value.size
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) and d._id in tracer.dynamic for d in shape):
+        computed = [isinstance(d, Tensor) and d._id in tracer.dynamic for d in shape]
+        dims = stack([cast(d, _dtypes.int32) if isinstance(d, Tensor) else constant_of(np.int32(d)) for d in shape])
+        return dims, tuple(None if c else int(d) for c, d in zip(computed, shape))
+    return None
+
+
+def _fill_computed(computed, value):
+    dims, static = computed
+    out = execute(FILL_TO, (dims, value))
+    _state.STATE.tracer.static_shapes[out._id] = static
+    return out
+
+
 def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
     """A tensor of ``shape`` filled with zeros (``tf.zeros``).
 
@@ -299,6 +332,9 @@ def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
         InvalidArgumentError: for a negative dimension, or more than 2**63 - 1 elements.
         ResourceExhaustedError: when the memory cannot be allocated (TF's OOM of its ``Fill``).
     """
+    if (computed := _computed_dims(shape)) is not None:
+        dtype = _np_dtype(dtype)
+        return _fill_computed(computed, constant_of(np.asarray(b"" if dtype == np.object_ else 0, dtype)))
     dims, dtype = _dims(shape), _np_dtype(dtype)
     arr = _sizes.allocating("Fill", "", _sizes.zeros, dims, dtype)
     if arr.dtype.kind == "O":
@@ -308,10 +344,12 @@ def zeros(shape, dtype=_dtypes.float32, name=None, layout=None):
 
 def ones(shape, dtype=_dtypes.float32, name=None, layout=None):
     """A tensor of ``shape`` filled with ones (``tf.ones``); raises as :func:`zeros` does."""
-    dims = _dims(shape)
     np_dtype = _np_dtype(dtype)
     if np.dtype(np_dtype).kind == "O":
         raise cannot_convert(1, _dtypes.string)  # TF converts the 1 to the dtype first
+    if (computed := _computed_dims(shape)) is not None:
+        return _fill_computed(computed, constant_of(np.asarray(1, np_dtype)))
+    dims = _dims(shape)
     arr = _sizes.allocating("Fill", "", _sizes.empty, dims, np_dtype)
     arr.fill(1)
     return constant_of(arr[()] if arr.ndim == 0 else arr)
@@ -329,10 +367,31 @@ def _fill_grad(g, y, value, dims):
     return (g,)  # summed back to the scalar by the backward pass
 
 
+def _fill_to_forward(dims, value):
+    if dims.ndim != 1:
+        raise errors.op_error("Fill", f"dims must be a vector, got shape {errors.shape_str(dims.shape)}")
+    if np.ndim(value):
+        raise errors.op_error("Fill", f"value must be a scalar, got shape {errors.shape_str(np.shape(value))}")
+    return FILL.forward(value, tuple(int(d) for d in dims))
+
+
+# ``tf.fill``/``zeros``/``ones`` to a shape a traced program computes: TF's ``Fill`` with its dims as an input,
+# read when the program runs (registered under its own name; errors name it ``Fill``).
+FILL_TO = defop("FillToTensor", dtypes=None, same_dtype=False)(_fill_to_forward)
+FILL_TO.name = "Fill"
+
+
+@FILL_TO.defvjp
+def _fill_to_grad(g, y, dims, value):
+    return None, g  # summed back to the scalar by the backward pass
+
+
 def fill(dims, value, name=None, layout=None):
     """A tensor of shape ``dims`` filled with the scalar ``value`` (``tf.fill``)."""
     sfx = errors.error_name(name, dims, value)
     value = to_tensor(value)
+    if (computed := _computed_dims(dims)) is not None:
+        return _fill_computed(computed, value)
     return errors.call_on_path(sfx is not None, execute, FILL, (value,), {"dims": _dims(dims, sfx)})
 
 
@@ -608,7 +667,7 @@ def shape(input, out_type=None, name=None):
             "int64\n\t; NodeDef: {{node Shape}}; Op<name=Shape; signature=input:T -> output:out_type; attr=T:type; "
             "attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]> [Op:Shape] name: ")
     x = to_tensor(input)
-    if _shape_varies(x):
+    if shape_varies(x):
         return execute(SHAPE, (x,), {"out_type": out_type.as_numpy_dtype})
     return constant_of(np.array(x._value.shape, dtype=out_type.as_numpy_dtype))
 
@@ -625,13 +684,6 @@ def SIZE(x, out_type):
     return np.array(np.size(x), dtype=out_type)
 
 
-def _shape_varies(x):
-    """Whether ``x``'s shape may differ between runs of the traced code being built (a loop body whose loop
-    variables' shapes vary): its shape is then computed by an op, not fixed as a constant."""
-    tracer = _state.STATE.tracer
-    return tracer is not None and tracer.shape_dynamic and not tracer.static_shape(x).is_fully_defined()
-
-
 def size(input, out_type=None, name=None):
     """The number of elements of ``input`` as a scalar tensor, int32 unless ``out_type`` says (``tf.size``)."""
     out_type = _dtypes.int32 if out_type is None else _dtypes.as_dtype(out_type)
@@ -639,7 +691,7 @@ def size(input, out_type=None, name=None):
     n = np.size(x._value)
     if out_type == _dtypes.string:
         raise cannot_convert(n, out_type)
-    if _shape_varies(x):
+    if shape_varies(x):
         return execute(SIZE, (x,), {"out_type": out_type.as_numpy_dtype})
     return constant_of(np.int64(n).astype(out_type.as_numpy_dtype))  # the kernel's C cast (2 as a bool is True)
 
@@ -763,6 +815,8 @@ def STRIDED_SLICE(x, index):
 
 @STRIDED_SLICE.defvjp
 def _strided_slice_grad(g, y, x, index):
+    if shape_varies(x):
+        return (execute(STRIDED_SLICE_GRAD_LIKE, (g, x), {"index": index}),)
     return (execute(STRIDED_SLICE_GRAD, (g,), {"shape": x._value.shape, "index": index}),)
 
 
@@ -776,6 +830,17 @@ def STRIDED_SLICE_GRAD(g, shape, index):
 @STRIDED_SLICE_GRAD.defvjp
 def _strided_slice_grad_grad(gg, y, g, shape, index):
     return (execute(STRIDED_SLICE, (gg,), {"index": index}),)
+
+
+# The two gradients above with the input's shape read when the program runs, from the input itself (a traced loop
+# body whose tensors change shape: see ``shape_like_ops``).
+STRIDED_SLICE_GRAD_LIKE = defop("StridedSliceGradLike", dtypes=ALL, same_dtype=False)(
+    lambda g, like, index: STRIDED_SLICE_GRAD.forward(g, np.shape(like), index))
+
+
+@STRIDED_SLICE_GRAD_LIKE.defvjp
+def _strided_slice_grad_like_grad(gg, y, g, like, index):
+    return execute(STRIDED_SLICE, (gg,), {"index": index}), None
 
 
 # ``t[mask]`` with a boolean tensor: the mask is the op's second input (not an attr made from its values), so a
@@ -801,12 +866,23 @@ def BOOLEAN_MASK_GRAD(g, mask, shape, axis):
 
 @BOOLEAN_MASK.defvjp
 def _boolean_mask_grad(g, y, x, mask, axis):
+    if shape_varies(x):
+        return execute(BOOLEAN_MASK_GRAD_LIKE, (g, mask, x), {"axis": axis}), None
     return execute(BOOLEAN_MASK_GRAD, (g, mask), {"shape": x._value.shape, "axis": axis}), None
 
 
 @BOOLEAN_MASK_GRAD.defvjp
 def _boolean_mask_grad_grad(gg, y, g, mask, shape, axis):
     return execute(BOOLEAN_MASK, (gg, mask), {"axis": axis}), None
+
+
+BOOLEAN_MASK_GRAD_LIKE = defop("BooleanMaskGradLike", dtypes=ALL, same_dtype=False)(
+    lambda g, mask, like, axis: BOOLEAN_MASK_GRAD.forward(g, mask, np.shape(like), axis))
+
+
+@BOOLEAN_MASK_GRAD_LIKE.defvjp
+def _boolean_mask_grad_like_grad(gg, y, g, mask, like, axis):
+    return execute(BOOLEAN_MASK, (gg, mask), {"axis": axis}), None, None
 
 
 def getitem(tensor, key):

@@ -27,6 +27,7 @@ from ._convert import to_tensor
 from .array_ops import IDENTITY, RESHAPE, STRIDED_SLICE, zeros_like
 from .math_ops import NEG
 from .reduction_ops import SUM
+from .shape_like_ops import EXPAND_DIMS_AT, RESHAPE_LIKE, SQUEEZE_AT, shape_varies
 
 __all__ = ["concat", "split", "squeeze", "expand_dims", "tile", "reverse", "roll", "strided_slice"]
 
@@ -291,6 +292,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
 def _reshape_back(g, y, x, shape):
     """The gradient of an op that only changes the shape (Squeeze, ExpandDims): ``g`` in the input's shape."""
+    if shape_varies(x):
+        return (execute(RESHAPE_LIKE, (g, x)),)
     return (execute(RESHAPE, (g,), {"shape": x._value.shape}),)
 
 
@@ -324,6 +327,8 @@ def squeeze(input, axis=None, name=None):
                 raise kernel_error("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, got {shape[a]}",
                                    sfx)
             axes.append(a)
+    if shape_varies(x):
+        return execute(SQUEEZE_AT, (x,), {"axis": tuple(axes)})
     out = tuple(d for i, d in enumerate(shape) if i not in axes)
     return execute(SQUEEZE, (x,), {"shape": out})
 
@@ -347,6 +352,8 @@ def expand_dims(input, axis, name=None):
     if not -nd - 1 <= a <= nd:
         raise kernel_error("ExpandDims", f"Tried to expand dim index {a} for tensor with {nd} dimensions.", sfx)
     a = a + nd + 1 if a < 0 else a
+    if shape_varies(x):
+        return execute(EXPAND_DIMS_AT, (x,), {"axis": a})
     return execute(EXPAND_DIMS, (x,), {"shape": shape[:a] + (1,) + shape[a:]})
 
 

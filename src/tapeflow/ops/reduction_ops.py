@@ -18,6 +18,7 @@ from ._convert import to_tensor
 from .array_ops import BROADCAST_TO, CAST, RESHAPE, SELECT, STOP_GRADIENT, TRANSPOSE, cast
 from .elementwise_ops import IS_FINITE
 from .math_ops import CONJ, EQUAL, EXP, MUL, NOT_EQUAL, REAL_PART, REALDIV, SQRT, SQUARE, SUB, _cj
+from .shape_like_ops import BROADCAST_LIKE, EXPAND_DIMS_AT, shape_varies
 
 __all__ = [
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "argmax", "argmin", "reduce_prod", "reduce_any",
@@ -66,6 +67,11 @@ def _kept_shape(shape, axis):
 def _expand_grad(g, x, axis, keepdims):
     """``g`` reshaped to the kept-dims shape and broadcast back to ``x``'s shape."""
     shape = x._value.shape
+    if shape_varies(x):  # a loop body's tensor whose shape changes: the shape is read when the program runs
+        if not keepdims and g._value.ndim:
+            for a in sorted(a % len(shape) for a in axis):
+                g = execute(EXPAND_DIMS_AT, (g,), {"axis": a})
+        return execute(BROADCAST_LIKE, (g, x))
     if not keepdims and g._value.ndim:
         g = execute(RESHAPE, (g,), {"shape": _kept_shape(shape, axis)})
     if g._value.shape != shape:
@@ -120,6 +126,8 @@ def MEAN(x, axis, keepdims):
 
 @MEAN.defvjp
 def _mean_grad(g, y, x, axis, keepdims):
+    if shape_varies(x):
+        return (execute(MEAN_GRAD_LIKE, (g, x), {"axis": axis, "keepdims": keepdims}),)
     return (execute(MEAN_GRAD, (g,), {"shape": x._value.shape, "axis": axis, "keepdims": keepdims}),)
 
 
@@ -146,6 +154,17 @@ def MEAN_GRAD(g, shape, axis, keepdims):
 def _mean_grad_grad(gg, dx, g, shape, axis, keepdims):
     # Spreading then dividing is the adjoint of the mean over the same axes.
     return (execute(MEAN, (gg,), {"axis": axis, "keepdims": keepdims}),)
+
+
+@defop("MeanGradLike", dtypes=NUMERIC, same_dtype=False)
+def MEAN_GRAD_LIKE(g, like, axis, keepdims):
+    """``MeanGrad`` spreading over ``like``'s shape, read when the program runs (see ``shape_like_ops``)."""
+    return MEAN_GRAD.forward(g, np.shape(like), axis, keepdims)
+
+
+@MEAN_GRAD_LIKE.defvjp
+def _mean_grad_like_grad(gg, dx, g, like, axis, keepdims):
+    return (execute(MEAN, (gg,), {"axis": axis, "keepdims": keepdims}), None)
 
 
 # ------------------------------------------------------------------------------------------ max, min

@@ -21,6 +21,7 @@ from .._core.indexed_slices import IndexedSlices
 from .._core.opdefs import OPDEFS
 from .._core.registry import defop
 from .._core.shape import TensorShape
+from .._core.state import STATE
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import cast, reshape, zeros_like
@@ -433,18 +434,10 @@ _SCATTER_OPS = {"add": "ResourceScatterAdd", "sub": "ResourceScatterSub", "max":
                 "update": "ResourceScatterUpdate"}
 
 
-def scatter_variable(var, kind, sparse_delta):
-    """``var.scatter_<kind>(sparse_delta)``: combine the rows of an ``IndexedSlices`` into ``var`` in place.
-
-    Rows of repeated indices combine one after the other (they add up for ``add``/``sub``). A failed update
-    changes nothing.
-    """
-    if not isinstance(sparse_delta, IndexedSlices):
-        raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: {sparse_delta}")
+def _scatter_rows(old, iv, values, kind):
+    """``old`` with the rows ``iv`` combined with ``values`` by ``kind`` (a new array; repeated indices combine one
+    after the other), checked as TF's ``ResourceScatter*`` kernels check."""
     op_name = _SCATTER_OPS[kind]
-    idx = _index_tensor(sparse_delta.indices, op_name, _INT32_64, named=True)
-    values = convert_to_tensor(sparse_delta.values, var.dtype)._value
-    iv, old = idx._value, var._value
     check_range(iv, old.shape[0] if np.ndim(old) else 0, op_name)
     if np.ndim(values) and np.shape(values) != iv.shape + old.shape[1:]:
         raise errors.op_error(op_name, f"Must have updates.shape = indices.shape + params.shape[1:] or "
@@ -457,7 +450,37 @@ def scatter_variable(var, kind, sparse_delta):
         new[iv] = values
     else:
         ufunc.at(new, iv, values)
-    var._value = new
+    return new
+
+
+def _scatter_rows_op(kind):
+    def forward(old, iv, values):
+        return _scatter_rows(old, iv, values, kind)
+
+    return defop(_SCATTER_OPS[kind], same_dtype=False)(forward)
+
+
+# A variable's scatter inside a traced function, one op per kind under TF's names (``ResourceScatterSub``): the new
+# value as an op of the value read, then assigned (the program computes it on every call; eagerly the variable is
+# updated directly).
+SCATTER_ROWS = {kind: _scatter_rows_op(kind) for kind in _SCATTER_OPS}
+
+
+def scatter_variable(var, kind, sparse_delta):
+    """``var.scatter_<kind>(sparse_delta)``: combine the rows of an ``IndexedSlices`` into ``var`` in place.
+
+    Rows of repeated indices combine one after the other (they add up for ``add``/``sub``). A failed update
+    changes nothing.
+    """
+    if not isinstance(sparse_delta, IndexedSlices):
+        raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: {sparse_delta}")
+    idx = _index_tensor(sparse_delta.indices, _SCATTER_OPS[kind], _INT32_64, named=True)
+    values = convert_to_tensor(sparse_delta.values, var.dtype)
+    if STATE.tracer is not None:
+        holder = getattr(var, "_parent", var)
+        holder.assign(execute(SCATTER_ROWS[kind], (holder.read_value(), idx, values)))
+        return holder._unread()
+    var._value = _scatter_rows(var._value, idx._value, values._value, kind)
     return getattr(var, "_parent", var)._unread()
 
 
@@ -474,7 +497,11 @@ def scatter_nd_variable(var, kind, indices, updates):
         _check_nd_bounds(idx._value, np.shape(old), op_name)
     except errors.InvalidArgumentError as exc:
         raise errors.op_error(op_name, exc.kernel_message, name=_named(named)) from None
-    forward = {"add": TENSOR_SCATTER_ADD, "sub": TENSOR_SCATTER_SUB, "update": TENSOR_SCATTER_UPDATE,
-               "max": TENSOR_SCATTER_MAX, "min": TENSOR_SCATTER_MIN}[kind].forward
-    var._value = forward(np.asarray(old), idx._value, upd._value)
+    op = {"add": TENSOR_SCATTER_ADD, "sub": TENSOR_SCATTER_SUB, "update": TENSOR_SCATTER_UPDATE,
+          "max": TENSOR_SCATTER_MAX, "min": TENSOR_SCATTER_MIN}[kind]
+    if STATE.tracer is not None:  # traced: the new value as an op, then assigned (see ``SCATTER_ROWS``)
+        holder = getattr(var, "_parent", var)
+        holder.assign(execute(op, (holder.read_value(), idx, upd)))
+        return holder._unread()
+    var._value = op.forward(np.asarray(old), idx._value, upd._value)
     return getattr(var, "_parent", var)._unread()

@@ -9,6 +9,7 @@ assignments (``observers.report_assign``).
 from __future__ import annotations
 
 from .._core.observers import report_assign
+from .._core.state import STATE
 from .._core.tensor import Tensor
 from .._core.variable import NOT_OPERATORS, Variable, _VariableSlice
 from .array_ops import getitem, strided_slice_index
@@ -31,6 +32,8 @@ def _gather_nd(self, indices, name=None):
 
 def _scatter(kind, doc):
     def method(self, sparse_delta, use_locking=False, name=None):
+        if STATE.tracer is not None:  # traced: an op and an assignment, which the trace records (and locks)
+            return scatter_variable(self, kind, sparse_delta)
         report_assign(self, f"scatter_{kind}", getattr(sparse_delta, "values", None))
         return self._locked(scatter_variable, kind, sparse_delta)
 
@@ -41,6 +44,8 @@ def _scatter(kind, doc):
 
 def _scatter_nd(kind, doc):
     def method(self, indices, updates, name=None):
+        if STATE.tracer is not None:
+            return scatter_nd_variable(self, kind, indices, updates)
         report_assign(self, f"scatter_nd_{kind}", updates)
         return self._locked(scatter_nd_variable, kind, indices, updates)
 

@@ -222,7 +222,11 @@ class Reshape(Layer):
 
     def call(self, inputs):
         shape = inputs.shape.as_list()
-        return reshape(inputs, (shape[0], *_resolve_target(tuple(shape[1:]), self.target_shape)))
+        target = _resolve_target(tuple(shape[1:]), self.target_shape)
+        batch = shape[0]
+        if batch is None:  # a batch whose size a traced program does not fix
+            batch = -1 if -1 not in target else _tf().shape(inputs)[0]
+        return reshape(inputs, (batch, *target))
 
     def compute_output_shape(self, input_shape):
         rest = tuple(input_shape)[1:]

@@ -455,7 +455,8 @@ class _RNN(Layer):
         tf = _tf()
         if initial_state is None:
             initial_state = [v.value for v in self.states] if self.stateful \
-                else self.get_initial_state(sequences.shape[0])
+                else self.get_initial_state(sequences.shape[0] if sequences.shape[0] is not None
+                                            else tf.shape(sequences)[0])  # a batch a traced program does not fix
         if self.stateful and self._expected_batch_size is not None and sequences.shape[0] is not None \
                 and sequences.shape[0] != self._expected_batch_size:
             raise ValueError("If an RNN is stateful, the batch size of the input sequences must be the same as the "

@@ -198,7 +198,7 @@ class Mean(Metric):
         if sample_weight is not None:
             num_samples = tf.reduce_sum(sample_weight)
         elif len(values.shape) >= 1:
-            num_samples = values.shape[0]
+            num_samples = values.shape[0] if values.shape[0] is not None else tf.shape(values)[0]
         else:
             num_samples = 1
         self.count.assign_add(tf.cast(num_samples, self.dtype))

@@ -27,17 +27,8 @@ def _tf():
     return tapeflow
 
 
-_OPTIMIZERS = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad",
-               "adadelta": "Adadelta", "adamax": "Adamax", "nadam": "Nadam"}
-
-
 def _get_optimizer(identifier):
-    if isinstance(identifier, str):
-        name = _OPTIMIZERS.get(identifier.lower())
-        if name is None:
-            raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
-        return getattr(_optimizers, name)()
-    return identifier
+    return _optimizers.get(identifier) if isinstance(identifier, str) else identifier
 
 
 class _Accuracy(_metrics.Metric):

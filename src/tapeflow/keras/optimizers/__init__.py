@@ -15,7 +15,26 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl",
-           "Lion", "Lamb", "Adafactor", "schedules"]
+           "Lion", "Lamb", "Adafactor", "schedules", "get"]
+
+_BY_NAME = {cls.__name__.lower(): cls for cls in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl,
+                                                   Lion, Lamb, Adafactor)}
+
+
+def get(identifier):
+    """An optimizer from its name (``"adam"``, any case), a ``{"class_name": ..., "config": {...}}`` dict, or an
+    optimizer itself (``keras.optimizers.get``); the named ones come with their default settings.
+
+    Raises:
+        ValueError: ``Could not interpret optimizer identifier: ...`` for anything else.
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    if isinstance(identifier, dict) and str(identifier.get("class_name", "")).lower() in _BY_NAME:
+        return _BY_NAME[identifier["class_name"].lower()].from_config(dict(identifier.get("config") or {}))
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
 
 class _Legacy:
