@@ -27,16 +27,9 @@ NUMPY_2_4 = {("tensor", "print_float_scalars"), ("tensor", "tensor_float_int_ind
              ("variable", "variable_scalar_conversions")}
 _OLD_NUMPY = tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 4)
 
-# Known differences still to remove (issue 13, tf.function), each a strict xfail that names what is missing.
-_RESPECIALISED = ("a traced program is specialised to its input shapes: a new shape under a relaxed signature runs "
-                  "the Python body again (with its output discarded), so a side effect like list.append repeats")
+# Known differences still to remove, each a strict xfail that names what is missing.
 PENDING = {
     ("function_tracing", "python_strings_and_none"): "tf.strings is issue 15",
-    ("function_tracing", "reduce_retracing_lengths"): _RESPECIALISED,
-    ("function_tracing", "reduce_retracing_ranks_and_dtypes"): _RESPECIALISED,
-    ("function_tracing", "reduce_retracing_per_dimension"): _RESPECIALISED,
-    ("function_tracing", "input_signature_matching_calls"): _RESPECIALISED,
-    ("function_tracing", "concrete_function_reused_by_call"): _RESPECIALISED,
 }
 
 

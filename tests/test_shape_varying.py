@@ -145,3 +145,88 @@ def test_variable_scatters_inside_a_traced_function():
     with pytest.raises(tf.errors.InvalidArgumentError, match="ResourceScatterSub"):
         f(tf.constant([5]), tf.ones([1, 2]))
     np.testing.assert_array_equal(v.numpy(), [[-2, -1], [1, 22], [3, 4]])  # the failed call changed nothing
+
+
+# --------------------------------------------------------------------------- whole functions, relaxed signatures
+
+
+def test_a_relaxed_signature_serves_every_batch_size_from_one_trace():
+    traces = []
+    model, eager_model = (tf.keras.Sequential([L.Dense(4, activation="tanh"), L.Dense(3)]) for _ in range(2))
+    model(X2[:1])
+    eager_model(X2[:1])
+    eager_model.set_weights(model.get_weights())
+    opts = [tf.keras.optimizers.SGD(0.1), tf.keras.optimizers.SGD(0.1)]
+
+    def step(m, opt, x, y):
+        traces.append(x.shape.as_list())
+        with tf.GradientTape() as tape:
+            loss = SCE(y, m(x))
+        opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))
+        return loss
+
+    traced = tf.function(lambda x, y: step(model, opts[0], x, y),
+                         input_signature=[tf.TensorSpec([None, 5]), tf.TensorSpec([None], tf.int64)])
+    for lo, hi in [(0, 4), (4, 7), (7, 8), (8, 11)]:
+        got = traced(X2[lo:hi], LABELS[lo:hi])
+        want = step(eager_model, opts[1], tf.constant(X2[lo:hi]), tf.constant(LABELS[lo:hi]))
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5)
+    for a, b in zip(model.weights, eager_model.weights):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-7)
+    assert traces[0] == [None, 5] and len([t for t in traces if t == [None, 5]]) == 1  # one trace, then eager ones
+
+
+def test_gradients_through_a_relaxed_function_at_every_size():
+    w = tf.Variable([[1.0, -2.0, 0.5]])
+
+    @tf.function(reduce_retracing=True)
+    def f(x):
+        return tf.reduce_mean(tf.nn.softmax(x * w, axis=-1)[:, 1:] ** 2, axis=0)
+
+    for n in [2, 3, 5, 1]:
+        x = tf.constant(RNG.normal(size=(n, 3)).astype(np.float32))
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = f(x)
+            want = tf.reduce_mean(tf.nn.softmax(x * w, axis=-1)[:, 1:] ** 2, axis=0)
+        for got, exp in zip(tape.gradient(y, [x, w]), tape.gradient(want, [x, w])):
+            np.testing.assert_allclose(got.numpy(), exp.numpy(), rtol=1e-5, atol=1e-7)
+    assert f.experimental_get_tracing_count() == 2  # [2, 3], then [None, 3] for every later size
+
+
+def test_a_size_that_went_in_as_a_number_traces_again_per_shape():
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def f(x):
+        seen.append(x.shape.as_list())
+        return x * 3.0  # traced on 3 elements: the 3.0 might be the size, so the program is not reused
+
+    assert f(tf.ones([3])).numpy().tolist() == [3.0] * 3
+    assert f(tf.ones([5])).numpy().tolist() == [3.0] * 5
+    assert f.experimental_get_tracing_count() == 1 and len(seen) == 2
+
+
+def test_range_of_a_bound_the_program_computes():
+    @tf.function
+    def f(n):
+        return tf.reduce_sum(tf.range(n)), tf.range(1, n, 2.0)
+
+    assert [t.numpy().tolist() for t in f(tf.constant(3))] == [3, [1.0]]
+    assert [t.numpy().tolist() for t in f(tf.constant(5))] == [10, [1.0, 3.0]]  # not the first call's, frozen
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit"):
+        f(tf.constant(-1))
+
+
+def test_a_tensor_array_written_first_inside_a_loop_over_varying_shapes():
+    @tf.function(input_signature=[tf.TensorSpec([None, None, 2])])
+    def run(x):
+        out = tf.TensorArray(tf.float32, tf.shape(x)[0])
+        for i in tf.range(tf.shape(x)[0]):
+            out = out.write(i, x[i] * 2.0)
+        return out.stack()
+
+    for shape in [(3, 2, 2), (1, 4, 2), (2, 1, 2)]:
+        x = RNG.normal(size=shape).astype(np.float32)
+        np.testing.assert_allclose(run(x).numpy(), x * 2)
+    assert run.experimental_get_tracing_count() == 1

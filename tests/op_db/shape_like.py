@@ -13,10 +13,11 @@ import numpy as np
 
 import tapeflow as tf
 from tapeflow._core.dispatch import execute
-from tapeflow.ops.array_ops import BOOLEAN_MASK_GRAD_LIKE, FILL_TO, STRIDED_SLICE_GRAD_LIKE
+from tapeflow.ops.array_ops import BOOLEAN_MASK_GRAD_LIKE, BROADCAST_TO_TENSOR, FILL_TO, RANGE, STRIDED_SLICE_GRAD_LIKE
 from tapeflow.ops.reduction_ops import MEAN_GRAD_LIKE
 from tapeflow.ops.scatter_ops import SCATTER_ROWS
 from tapeflow.ops.shape_like_ops import BROADCAST_LIKE, EXPAND_DIMS_AT, RESHAPE_LIKE, SQUEEZE_AT, SUM_LIKE
+from tapeflow.ops.tensor_array import TA_ZEROS_LIKE
 
 from .common import *  # noqa: F403
 from .foundation import _mean_grad_ref, _reduced_shape, _sliced_shape
@@ -104,3 +105,17 @@ for _kind, _op in SCATTER_ROWS.items():
                     ((3, 2), (3 if _kind != "update" else 2, 2)),
                     kwargs={"indices": [0, 2, 0] if _kind != "update" else [2, 0], "kind": _kind})],
        False, note="a variable's scatter inside a traced function (the new value, then assigned)")
+op("BroadcastToTensor",
+   sq(lambda x, shape: execute(BROADCAST_TO_TENSOR, (x, tf.constant(np.array(shape, np.int32))))),
+   sq(lambda x, shape: np.broadcast_to(x, shape).copy()), _samples("BroadcastToTensor", [
+       ("rows", (1, 3), {"shape": (2, 3)})]), True)
+op("Range", lambda x, start, delta: execute(RANGE, (tf.constant(start, x.dtype), x, tf.constant(delta, x.dtype)),
+                                            {"dtype": x.dtype.as_numpy_dtype}),
+   lambda x, start, delta: np.arange(start, x[()], delta, dtype=x.dtype), [
+       make_sample("Range", "up", (uniform(3, 4),), ((),), kwargs={"start": 0.5, "delta": 0.75}),
+       make_sample("Range", "down", (uniform(-4, -3),), ((),), kwargs={"start": 1.0, "delta": -1.5})], False,
+   note="tf.range with bounds a traced program computes (a constant everywhere else)")
+op("TensorArrayZerosLike", lambda x, size: execute(TA_ZEROS_LIKE, (tf.constant(size), x)),
+   lambda x, size: np.zeros((size,) + x.shape, x.dtype), [
+       make_sample("TensorArrayZerosLike", "rows", (uniform(),), ((2, 3),), kwargs={"size": 3})], False,
+   note="a traced TensorArray's first buffer when its elements' shape varies between runs")

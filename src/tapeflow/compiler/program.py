@@ -14,6 +14,7 @@ from .._core.state import next_id
 from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
 from . import leaks, lower, passes, trace
+from .shape_generic import is_generic, varying_sizes
 
 __all__ = ["Program", "build_program", "pack", "replay", "replay_nodes", "as_outputs"]
 
@@ -33,7 +34,7 @@ class Program:
     """One trace's graph and its generated code, with what rebuilds the result."""
 
     __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs", "recordable",
-                 "residual_plan", "residual_ids", "call_op", "backwards", "rebuild")
+                 "residual_plan", "residual_ids", "call_op", "backwards", "rebuild", "generic")
 
     def __init__(self, graph, plan, structure, leaves, variable_ids, output_specs):
         self.graph, self.plan, self.structure, self.leaves = graph, plan, structure, leaves
@@ -43,6 +44,7 @@ class Program:
         # returns what the gradient needs, and the op that equation names. Made on the first such call.
         self.recordable = self.residual_plan = self.residual_ids = self.call_op = self.backwards = None
         self.rebuild = _rebuilder(structure)  # flat output values -> the result's structure
+        self.generic = False  # whether it runs on other sizes of the trace's None dimensions (``shape_generic``)
 
 
 def pack(program, out, tensors=False):
@@ -188,7 +190,11 @@ def build_program(name, tracer, placeholders, variables, result):
             graph.constants[i] = extra[i]
     graph.variable_inputs = [v._id for v in variables]
     passes.optimize(graph)
+    sizes = varying_sizes(tracer, placeholders) if tracer.shape_dynamic else None
+    generic = sizes is not None and not tracer.shape_frozen and is_generic(graph, sizes)
     graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from
     plan = lower.lower(graph, name)
     structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None
-    return Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
+    program = Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
+    program.generic = generic
+    return program

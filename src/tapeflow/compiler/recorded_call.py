@@ -125,7 +125,9 @@ def _call_vjp(g, ans, *inputs, call):
     pass (no higher derivative is being taken), it runs as a program of its own, traced on first use."""
     gs = g if type(g) is tuple else (g,)
     if not STATE.tapes and all(x is None or type(x) is EagerTensor for x in gs):
-        key = tuple(x is not None for x in gs)
+        # (Per shape too: a program that serves several sizes gets a backward pass traced for each.)
+        shapes = tuple(getattr(call.values.get(i), "shape", None) for i in call.graph.inputs)
+        key = (tuple(x is not None for x in gs), shapes)
         compiled = call.backwards.get(key)
         if compiled is None:
             compiled = call.backwards[key] = _compile_backward(call, gs) or False

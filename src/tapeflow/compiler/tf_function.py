@@ -11,10 +11,11 @@ A call made while one tape records is one equation on it, whose gradient is a co
 ``execute`` (``program.replay``), so that every tape records it and jacobians and higher derivatives work through
 it.
 
-A generated program is specialised to the shapes it was traced with. A concrete function that TensorFlow would
-run on other shapes (an ``input_signature`` with ``None`` dimensions, ``reduce_retracing``, or a concrete function
-called with another shape) keeps one program per shape it meets; a new shape is traced again with the Python
-function's printed output discarded, and does not count as a trace (``experimental_get_tracing_count``).
+A signature with ``None`` dimensions (an ``input_signature``, ``reduce_retracing``, a concrete function got for
+``tf.TensorSpec`` objects) is traced as TF traces it, with those dimensions unknown: shapes the function computes are
+ops, and the program serves every size (``shape_generic.py`` checks that no size went in as a number). One that
+did is traced again for each new shape it meets, with the Python function's printed output discarded; that does
+not count as a trace (``experimental_get_tracing_count``), but other side effects of the body happen again.
 """
 
 from __future__ import annotations
@@ -269,7 +270,10 @@ class ConcreteFunction:
     def _call(self, bound, key, tensors, variables):
         program = self._programs.get(key)
         if program is None:
-            program = self._programs[key] = self._owner._specialise(bound, tensors)
+            # Other sizes of the signature's None dimensions: the traced program itself when nothing in it is tied
+            # to the sizes it was traced with, else a trace for these shapes.
+            program = self._programs[key] = self._first if self._first.generic else self._owner._specialise(
+                bound, tensors)
         if STATE.tapes:
             if recorded_call.can_record(program):
                 swap = dict(zip(program.variable_ids, variables))
@@ -505,7 +509,7 @@ class Function:
             tracer.static_shapes[p._id] = shape
             tracer.names[p._id] = f"{name}:0"
             if shape is None or None in shape:
-                tracer.generalised = True
+                tracer.generalised = tracer.shape_dynamic = True
         t_args, t_kwargs = signature.substitute(bound[0], bound[1], placeholders)
         fn = autograph.convert(self._python_function) if self._autograph else self._python_function
         try:

@@ -119,6 +119,7 @@ class Tracer:
         # Whether shapes this trace cannot fix vary between runs of its code (a loop body whose loop variables
         # change shape): ``tf.shape``/``tf.size`` of such a tensor are then ops, not constants.
         self.shape_dynamic = False
+        self.shape_frozen = False  # whether a size of a varying dimension went into the graph as a number
         self.start_id = next_id()  # every tensor made from here on belongs to this trace
 
     # --- recording observer -----------------------------------------------------------------------------
@@ -178,26 +179,37 @@ class Tracer:
     def _relative_reshape(self, eq):
         """``eq``, a reshape to a fixed shape, with the target dimension that holds its input's one varying
         dimension made ``-1``, so that the program reshapes any length of it (rules and layers reshape to
-        shapes worked out from the values: ``(4, 1)`` for a batch of 4 becomes ``(-1, 1)``)."""
+        shapes worked out from the values: ``(4, 1)`` for a batch of 4 becomes ``(-1, 1)``). A reshape that cannot
+        be made so marks the trace as tied to its sizes (``shape_frozen``)."""
         static = self.static_dims(eq[6], np.shape(eq[7]))
-        if static is None or static.count(None) != 1:
+        if static is not None and None not in static:
+            return eq
+        target = eq[1]["shape"]
+        if static is None or static.count(None) != 1 or -1 in target:
+            self._frozen()
             return eq
         actual = np.shape(eq[7])
-        target = eq[1]["shape"]
         i = static.index(None)
-        d = actual[i]
         before = int(np.prod(actual[:i]))  # the elements' stride blocks before and up to the varying dimension
-        upto = before * d
-        if d < 2 or -1 in target:
-            return eq  # a length of 0 or 1 does not tell which target dimension holds it
-        c = 1
+        upto = before * actual[i]
+        c, spans = 1, []
         for j, t in enumerate(target):
             if before % c == 0 and (c * t) % upto == 0:  # dimension j spans the varying one, static around it
-                attrs = dict(eq[1])
-                attrs["shape"] = tuple(target[:j]) + (-1,) + tuple(target[j + 1:])
-                return (eq[0], attrs) + eq[2:]
+                spans.append(j)
             c *= t
-        return eq
+        if len(spans) != 1:  # none, or several (a length of 1 next to other 1s): which one is not known
+            self._frozen()
+            return eq
+        j = spans[0]
+        attrs = dict(eq[1])
+        attrs["shape"] = tuple(target[:j]) + (-1,) + tuple(target[j + 1:])
+        return (eq[0], attrs) + eq[2:]
+
+    def _frozen(self):
+        tracer = self
+        while tracer.parent is not None:
+            tracer = tracer.parent
+        tracer.shape_frozen = True
 
     def _infer(self, eq):
         """Record the static shapes of ``eq``'s outputs where they are not simply their values' shapes: the

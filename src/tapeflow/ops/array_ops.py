@@ -440,6 +440,20 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
         raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Range}}}} = Range[Tidx="
                                    f"DT_{dtype.name.upper()}]\nAll kernels registered for op Range:\n"
                                    f"{_RANGE_KERNEL_LIST} [Op:Range] name: ")
+    np_dtype = np.dtype(dtype.as_numpy_dtype)
+    tracer = _state.STATE.tracer
+    if tracer is not None and any(isinstance(v, Tensor) and v._id in tracer.dynamic for v in (start, limit, delta)):
+        # Bounds the traced program computes: a Range op, its length known when it runs.
+        bounds = [cast(v, dtype) if isinstance(v, Tensor) else constant_of(np.asarray(x, np_dtype))
+                  for v, x in zip((start, limit, delta), (s, lim, d))]
+        out = execute(RANGE, tuple(bounds), {"dtype": np_dtype})
+        tracer.static_shapes[out._id] = (None,)
+        return out
+    return constant_of(_range_array(s, lim, d, np_dtype))
+
+
+def _range_array(s, lim, d, np_dtype):
+    """The values of ``tf.range`` as TF's kernel checks and counts them."""
     if d == 0:
         raise errors.op_error("Range", f"Requires delta != 0: {_num(d)}")
     if d > 0:  # written as TF's kernel tests it, so that a NaN bound or step fails as there
@@ -447,7 +461,6 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
             raise errors.op_error("Range", f"Requires start <= limit when delta > 0: {_num(s)}/{_num(lim)}")
     elif not s >= lim:
         raise errors.op_error("Range", f"Requires start >= limit when delta < 0: {_num(s)}/{_num(lim)}")
-    np_dtype = np.dtype(dtype.as_numpy_dtype)
     if np_dtype.kind in "iu":  # exact: TF counts in unsigned 64-bit arithmetic, never overflowing
         q = -(-builtins.abs(int(lim) - int(s)) // builtins.abs(int(d)))
     else:
@@ -456,7 +469,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
     if not q <= _sizes.INT64_MAX:  # also refuses inf and NaN
         raise errors.op_error("Range", f"Requires ((limit - start) / delta) <= {_sizes.INT64_MAX}")
     size = int(q)
-    return constant_of(_sizes.allocating("Range", "", _range_values, s, lim, d, size, np_dtype))
+    return _sizes.allocating("Range", "", _range_values, s, lim, d, size, np_dtype)
+
+
+RANGE = defop("Range", dtypes=ALL, same_dtype=False)(
+    lambda start, limit, delta, dtype: _range_array(start[()], limit[()], delta[()], np.dtype(dtype)))
 
 
 # The dtypes TF's Range takes (its ``Tidx``), and how its signature reads in the error for another.
@@ -561,10 +578,36 @@ def _broadcast_to_grad(g, y, x, shape):
     return (g,)  # the backward pass sums it back to x's shape
 
 
+def _broadcast_to_tensor_forward(x, shape):
+    if shape.ndim != 1:
+        raise errors.op_error("BroadcastTo", f"sizes input must be 1-D, not {list(shape.shape)}")
+    dims = tuple(int(d) for d in shape)
+    try:
+        return BROADCAST_TO.forward(x, dims)
+    except ValueError:
+        raise _broadcast_error(None, (x,), {"shape": dims}) from None
+
+
+# ``tf.broadcast_to`` a shape a traced program computes: TF's ``BroadcastTo`` with its shape as an input, read when
+# the program runs (registered under its own name; errors name it ``BroadcastTo``).
+BROADCAST_TO_TENSOR = defop("BroadcastToTensor", dtypes=ALL, same_dtype=False)(_broadcast_to_tensor_forward)
+BROADCAST_TO_TENSOR.name = "BroadcastTo"
+
+
+@BROADCAST_TO_TENSOR.defvjp
+def _broadcast_to_tensor_grad(g, y, x, shape):
+    return g, None  # the backward pass sums it back to x's shape
+
+
 def broadcast_to(input, shape, name=None):
     """``input`` broadcast to ``shape`` with NumPy's rules (``tf.broadcast_to``)."""
     sfx = errors.error_name(name, input, shape)
     x = to_tensor(input)
+    if (computed := _computed_dims(shape)) is not None:
+        dims, static = computed
+        out = execute(BROADCAST_TO_TENSOR, (x, dims))
+        _state.STATE.tracer.static_shapes[out._id] = static
+        return out
     dims = _shape_arg(shape, "BroadcastTo")
     _sizes.check_dims("BroadcastTo", dims, sfx)
     return errors.call_on_path(sfx is not None, execute, BROADCAST_TO, (x,), {"shape": dims})

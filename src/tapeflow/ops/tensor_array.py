@@ -40,6 +40,9 @@ def _row(index):
 def TA_WRITE(buffer, index, value, grow):
     """The buffer with row ``index`` set to ``value`` (grown with zero rows up to it when ``grow``)."""
     i, n = _row(index), buffer.shape[0]
+    if buffer.shape[1:] != np.shape(value) and not buffer.size:
+        # A buffer made before the element shape was known (``_zeros``): its elements take the first one's shape.
+        buffer = np.zeros((n,) + np.shape(value), buffer.dtype)
     if i < 0:
         raise errors.OutOfRangeError(None, None, f"Writing to negative indices (index {i}) is not allowed.")
     if i >= n:
@@ -64,6 +67,8 @@ def _ta_write_grad(g, ans, buffer, index, value, grow):
 def _resized(x, like, index):
     """``x`` cut or padded with zero rows to ``len(like)`` rows, row ``index`` zeroed."""
     n, i = like.shape[0], _row(index)
+    if like.shape[1:] != x.shape[1:] and not like.size:
+        return np.zeros(like.shape, x.dtype)  # a buffer of elements not shaped yet (see ``TA_WRITE``)
     out = np.zeros((n,) + x.shape[1:], x.dtype)
     k = min(n, x.shape[0])
     out[:k] = x[:k]
@@ -101,6 +106,13 @@ def TA_ZEROS(size, element_shape, dtype):
     if n < 0:
         raise errors.InvalidArgumentError(None, None, f"Size should be >= 0, but got {n}")
     return np.zeros((n,) + tuple(element_shape), dtype)
+
+
+@defop("TensorArrayZerosLike", same_dtype=False)
+def TA_ZEROS_LIKE(size, like):
+    """``TensorArrayZeros`` for elements shaped like ``like``, whose shape the program reads when it runs (a loop
+    body whose tensors change shape)."""
+    return TA_ZEROS.forward(size, np.shape(like), like.dtype)
 
 
 # -------------------------------------------------------------------------------------------- the class
@@ -204,6 +216,14 @@ class TensorArray:
     # --- graph form ----------------------------------------------------------------------------------
     def _zeros(self, element_shape):
         size = self._size
+        if element_shape.rank is not None and not element_shape.is_fully_defined():
+            # Elements whose shape varies between runs (a loop's array written first in its body): a buffer of no
+            # elements' worth, shaped by the first write (``TA_WRITE``).
+            dims = tuple(0 if d is None else d for d in element_shape.as_list())
+            out = execute(TA_ZEROS, (convert_to_tensor(size, dtype=int32),),
+                          {"element_shape": dims, "dtype": self._dtype.as_numpy_dtype})
+            STATE.tracer.static_shapes[out._id] = (None,) + tuple(element_shape.as_list())
+            return out
         if isinstance(size, Tensor):
             return execute(TA_ZEROS, (size,), {"element_shape": tuple(element_shape.as_list()),
                                                "dtype": self._dtype.as_numpy_dtype})
@@ -223,6 +243,8 @@ class TensorArray:
         if self._buffer is not None:
             return self._buffer
         if like is not None:
+            if not like.shape.is_fully_defined():
+                return execute(TA_ZEROS_LIKE, (convert_to_tensor(self._size, dtype=int32), like))
             return self._zeros(TensorShape(like.shape))
         if self._element_shape.is_fully_defined():
             return self._zeros(self._element_shape)
