@@ -191,3 +191,68 @@ def jax_steps():
             "mlp": mlp_update(run.BATCH, run.WIDTHS), "mlp512": mlp_update(run.BIG_BATCH, run.BIG_WIDTHS),
             "rnn": stepper(rnn, [jnp.asarray(p) for p in rnn_params]),
             "cnn": stepper(cnn, [jnp.asarray(p) for p in cnn_params]), "jacobian": jacobian_step_jax}
+
+
+# ------------------------------------------------------------------------------------------ PyTorch
+
+
+def torch_steps(compiled=False):
+    """Every workload in PyTorch, eager or with ``torch.compile`` (each loss function compiled; its gradient comes
+    from ``torch.autograd.grad``, whose backward graph ``torch.compile`` compiles too). One thread, as NumPy has."""
+    import torch
+
+    torch.set_num_threads(1)
+    compile_ = torch.compile if compiled else (lambda f: f)
+
+    def sgd(loss_fn, params):
+        params = [torch.tensor(p, requires_grad=True) for p in params]
+
+        def step():
+            grads = torch.autograd.grad(loss_fn(*params), params)
+            with torch.no_grad():
+                for p, g in zip(params, grads):
+                    p -= 0.01 * g
+
+        return step
+
+    xs = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    ys = torch.tensor([3.0, 5.0, 7.0, 9.0])
+    seed = compile_(lambda w, b: torch.mean((w * xs + b - ys) ** 2))
+
+    def mlp(batch, widths):
+        x, labels, params = run._mlp_data(batch, widths)
+        x, labels = torch.tensor(x), torch.tensor(labels)
+
+        def loss(*ps):
+            h = x
+            for i in range(0, len(ps), 2):
+                h = h @ ps[i] + ps[i + 1]
+                if i < len(ps) - 2:
+                    h = torch.relu(h)
+            return torch.nn.functional.cross_entropy(h, labels)
+
+        return sgd(compile_(loss), params)
+
+    xs_rnn, y_rnn, rnn_params = run._rnn_data()
+    xs_rnn, y_rnn = torch.tensor(np.stack(xs_rnn)), torch.tensor(y_rnn)
+
+    def rnn_loss(wx, wh, b, wo):
+        h = torch.zeros((run.RNN_BATCH, run.RNN_HIDDEN))
+        for t in range(run.RNN_T):
+            h = torch.tanh(xs_rnn[t] @ wx + h @ wh + b)
+        return torch.mean((h @ wo - y_rnn) ** 2)
+
+    x_cnn, labels_cnn, cnn_params = _cnn_data()
+    x_nchw, labels_cnn = torch.tensor(x_cnn).permute(0, 3, 1, 2).contiguous(), torch.tensor(labels_cnn)
+
+    def cnn_loss(w, b, wd, bd):
+        h = torch.nn.functional.conv2d(x_nchw, w.permute(3, 2, 0, 1), padding="same")  # (weights kept HWIO)
+        h = torch.relu(h + b[:, None, None]).permute(0, 2, 3, 1).reshape(CNN_BATCH, -1)
+        return torch.nn.functional.cross_entropy(h @ wd + bd, labels_cnn)
+
+    x_j, w1, b1, w2, b2 = (torch.tensor(a) for a in jac.data())
+    jacobian = compile_(torch.func.jacrev(lambda v: torch.tanh(w2 @ torch.tanh(w1 @ v + b1) + b2)))
+
+    return {"seed": sgd(seed, [np.float32(0.0), np.float32(0.0)]), "mlp": mlp(run.BATCH, run.WIDTHS),
+            "mlp512": mlp(run.BIG_BATCH, run.BIG_WIDTHS), "rnn": sgd(compile_(rnn_loss), rnn_params),
+            "cnn": sgd(compile_(cnn_loss), cnn_params), "jacobian": lambda: jacobian(x_j)}

@@ -7,8 +7,8 @@ tanh RNN unrolled over 20 steps, a small CNN on 8x8 images (``peer_steps.py``) a
 function; then the cost of ``import`` and the peak memory of a process running 50 wide MLP steps.
 
 Runs every framework importable by this interpreter: tapeflow (eager and ``tf.function``) and hand-written NumPy
-always; TensorFlow (eager and ``tf.function``) and JAX (``jit``) where they are installed (never as tapeflow's
-dependencies); PyTorch eager on the MLP step where installed. To put them side by side, run it with the scratch
+always; TensorFlow (eager and ``tf.function``), PyTorch (eager and ``torch.compile``, held to one thread) and JAX
+(``jit``) where they are installed (never as tapeflow's dependencies). To put them side by side, run it with the scratch
 environment they live in and tapeflow's sources on the path::
 
     PYTHONPATH=src OPENBLAS_NUM_THREADS=1 /tmp/tfvenv/bin/python benchmarks/peers.py --markdown --plot p.svg
@@ -45,28 +45,6 @@ def _module_steps(module, traced):
             "jacobian": peer_steps.jacobian_step(module, traced)}
 
 
-def _torch_steps():
-    import torch
-
-    x, labels, params = run._mlp_data()
-    xt, lt = torch.tensor(x), torch.tensor(labels)
-    ps = [torch.tensor(p, requires_grad=True) for p in params]
-
-    def mlp():
-        h = xt
-        for i in range(0, len(ps), 2):
-            h = h @ ps[i] + ps[i + 1]
-            if i < len(ps) - 2:
-                h = torch.relu(h)
-        loss = torch.nn.functional.cross_entropy(h, lt)
-        grads = torch.autograd.grad(loss, ps)
-        with torch.no_grad():
-            for p, g in zip(ps, grads):
-                p -= 0.01 * g
-
-    return {"PyTorch eager": {"mlp": mlp}}
-
-
 def contenders():
     import tapeflow
 
@@ -77,7 +55,8 @@ def contenders():
         out["TensorFlow eager"] = _module_steps(tensorflow, False)
         out["TensorFlow tf.function"] = _module_steps(tensorflow, True)
     if importlib.util.find_spec("torch") is not None:
-        out.update(_torch_steps())
+        out["PyTorch eager"] = peer_steps.torch_steps()
+        out["PyTorch torch.compile"] = peer_steps.torch_steps(compiled=True)
     if importlib.util.find_spec("jax") is not None:
         out["JAX jit"] = peer_steps.jax_steps()
     return out
@@ -113,6 +92,7 @@ _MEMORY_SETUP = {
     "NumPy": "step = lambda: run.mlp_big_numpy(1)",
     "TensorFlow tf.function": "import tensorflow as m\nstep = run.mlp_step(m, True, run.BIG_BATCH, run.BIG_WIDTHS)",
     "JAX jit": "import peer_steps\nstep = peer_steps.jax_steps()['mlp512']",
+    "PyTorch torch.compile": "import peer_steps\nstep = peer_steps.torch_steps(compiled=True)['mlp512']",
 }
 
 
@@ -142,7 +122,7 @@ def peak_memory():
     """Peak resident MB of a fresh process running 50 wide MLP steps, per contender available."""
     env, out = _env(), {}
     bench = os.path.dirname(os.path.abspath(__file__))
-    needs = {"TensorFlow tf.function": "tensorflow", "JAX jit": "jax"}
+    needs = {"TensorFlow tf.function": "tensorflow", "JAX jit": "jax", "PyTorch torch.compile": "torch"}
     for name, setup in _MEMORY_SETUP.items():
         if name in needs and importlib.util.find_spec(needs[name]) is None:
             continue

@@ -89,6 +89,26 @@ def test_reshapes_casts_and_sums_that_change_nothing_are_dropped():
     _check(f, [2, 3], gone=("Reshape", "Cast", "Identity", "BroadcastTo", "Squeeze"))
 
 
+def test_dividing_without_nan_by_a_constant_with_no_zero_is_a_plain_division():
+    def f(x):
+        return tf.math.divide_no_nan(x, tf.constant([2.0, -0.5, 3.0])), tf.math.divide_no_nan(x, [0.0, 1.0, 2.0])
+
+    src = _check(f, [3], kept=("RealDiv", "DivNoNan"))
+    assert src.count("# RealDiv at") == 1 and src.count("# DivNoNan at") == 1
+
+
+def test_shape_keeping_ops_stay_where_shapes_vary():
+    # Traced on one element for any length: there the sum keeps the shape, at other lengths it does not.
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def f(x):
+        return tf.reduce_sum(tf.expand_dims(x, 0), axis=1, keepdims=True) * 2.0
+
+    for n in [1, 3]:
+        x = np.arange(1, n + 1, dtype=np.float32)
+        _same(f(x).numpy(), np.array([[x.sum() * 2]], np.float32))
+    assert f.experimental_get_tracing_count() == 1 and "# Sum at" in _source(f, tf.constant([1.0]))
+
+
 def test_transpose_of_transpose_and_negated_negation_are_dropped():
     def f(x):
         return tf.transpose(tf.transpose(x, [1, 2, 0]), [2, 0, 1]), tf.negative(-x), tf.transpose(x, [0, 1, 2])

@@ -148,6 +148,7 @@ def trace_sub(fn, args, name, shapes=None):
     outputs = [t._id for t in flat if isinstance(t, Tensor)]
     sub.leaf_specs = [(t.dtype, tracer.static_shape(t).dims) if isinstance(t, Tensor) else None for t in flat]
     graph = trace.Graph(tracer.nodes, [p._id for p in placeholders], outputs, tracer.variables, ())
+    graph.shapes_vary = tracer.shape_dynamic
     graph.stacks = tracer.stacks
     graph.poisoned = frozenset(tracer.poisoned)
     known = graph.known_ids()

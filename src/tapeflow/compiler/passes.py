@@ -7,7 +7,9 @@
   ``x * 1``, ``x / 1``, ``x ** 1``, ``x - 0``, ``x + (-0.0)`` (never ``x + 0``: ``-0.0 + 0.0`` is ``+0.0``), a
   reshape, squeeze, expand or broadcast to the shape ``x`` has, a cast to its own dtype, a sum over no axis or
   axes of length one kept, an identity, a transpose that keeps the order or undoes the transpose before it,
-  ``-(-x)``. Backward graphs are full of them (unbroadcasts that broadcast nothing, gradients of reshapes).
+  ``-(-x)``. Backward graphs are full of them (unbroadcasts that broadcast nothing, gradients of reshapes). In a
+  graph whose shapes vary between runs, only the drops that hold for every shape are made. A ``DivNoNan`` by a
+  constant with no zero in it becomes the plain division it then is.
 - :func:`merge_common`: an op applied again to the same inputs with the same attributes reuses the first result,
   and a variable read again with no assignment to it in between reuses the first read.
 - :func:`fuse_loops`: a loop whose gradient the graph takes runs once: the node that runs it again keeping its
@@ -136,6 +138,7 @@ def simplify(graph):
     if any(type(n) is tuple and _custom_call(n) is not None for n in graph.nodes):
         return 0  # a custom call's outputs name its results by id: left as traced
     constants = graph.constants
+    shapes_vary = graph.shapes_vary
     producers = {}  # output id -> its equation, for patterns over two ops (transpose of transpose, -(-x))
     alias, kept = {}, []
     for node in graph.nodes:
@@ -145,7 +148,9 @@ def simplify(graph):
                 node.value = alias[node.value]
         elif kind is tuple:
             node = _renamed(graph, node, alias)
-            same = _unchanged_input(node, constants, producers)
+            if node[0] == "DivNoNan" and node[8] in constants and _nowhere_zero(constants[node[8]]):
+                node = ("RealDiv",) + node[1:]  # the same quotient without the test for zero (a mean's count)
+            same = _unchanged_input(node, constants, producers, shapes_vary)
             if same is not None:
                 alias[node[4]] = same
                 continue
@@ -162,8 +167,9 @@ def simplify(graph):
 _ONES = {"Mul": 1, "RealDiv": 1, "Div": 1, "Pow": 1}  # ops whose neutral element is one (``x ** 1`` is ``x``)
 
 
-def _unchanged_input(node, constants, producers):
-    """The id of the input that ``node`` gives back unchanged (same dtype, shape and values), or ``None``."""
+def _unchanged_input(node, constants, producers, shapes_vary=False):
+    """The id of the input that ``node`` gives back unchanged (same dtype, shape and values), or ``None``. Where
+    shapes vary between runs, an op that only kept the shape in the trace is not known to keep it."""
     if type(node[4]) is tuple or node[1] and _custom_call(node) is not None:
         return None
     op = op_of(node[0])
@@ -178,7 +184,8 @@ def _unchanged_input(node, constants, producers):
     def same_as(v):
         return getattr(v, "shape", None) == getattr(out, "shape", ()) and getattr(v, "dtype", None) == out.dtype
 
-    if name in ("Identity", "Reshape", "Squeeze", "ExpandDims", "BroadcastTo", "Cast", "Sum"):
+    if name in ("Identity", "Cast") or name in ("Reshape", "Squeeze", "ExpandDims", "BroadcastTo", "Sum") and (
+            not shapes_vary):
         return first if same_as(x) else None
     if name == "Transpose":
         perm = tuple((node[1] or {}).get("perm") or ())
@@ -207,6 +214,11 @@ def _unchanged_input(node, constants, producers):
             same_as(values[0]):
         return a
     return None
+
+
+def _nowhere_zero(value):
+    v = np.asarray(value)
+    return v.dtype.kind in "fc" and v.size > 0 and bool(np.all(v != 0))
 
 
 def _neutral(name, value):

@@ -178,6 +178,7 @@ def build_program(name, tracer, placeholders, variables, result):
         outputs.append(t._id)
         extra[t._id] = t._value
     graph = trace.Graph(tracer.nodes, [p._id for p in placeholders], outputs, tracer.variables, tracer.created)
+    graph.shapes_vary = tracer.shape_dynamic
     for i in graph.constants:
         leaked = leaks.leaked_name(i) if i < tracer.start_id else None  # (this trace's own constants are fine)
         if leaked is not None:  # a tensor another trace made, kept past its end (a global, an attribute)
@@ -189,9 +190,9 @@ def build_program(name, tracer, placeholders, variables, result):
         if i not in known:  # a tensor made before the trace, returned as it is
             graph.constants[i] = extra[i]
     graph.variable_inputs = [v._id for v in variables]
-    passes.optimize(graph)
     sizes = varying_sizes(tracer, placeholders) if tracer.shape_dynamic else None
-    generic = sizes is not None and not tracer.shape_frozen and is_generic(graph, sizes)
+    generic = sizes is not None and not tracer.shape_frozen and is_generic(graph, sizes)  # (as traced)
+    passes.optimize(graph)
     graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from
     plan = lower.lower(graph, name)
     structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None

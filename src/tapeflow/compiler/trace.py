@@ -450,7 +450,7 @@ class Graph:
     """
 
     __slots__ = ("nodes", "inputs", "outputs", "constants", "variables", "created", "variable_inputs", "stacks",
-                 "poisoned")
+                 "poisoned", "shapes_vary")
 
     def __init__(self, nodes, inputs, outputs, variables, created):
         self.nodes = nodes
@@ -462,6 +462,9 @@ class Graph:
         self.variable_inputs = []  # ids of the variables passed as arguments: inputs of the program, in order
         self.stacks = {}  # id() of an equation -> the user's frames that made it
         self.poisoned = frozenset()  # ids an op failed to compute while tracing (never folded into constants)
+        # Whether its tensors' shapes may differ from the trace's when it runs (``Tracer.shape_dynamic``): an op
+        # that kept its input's shape in the trace is then not known to keep it (``passes.simplify``).
+        self.shapes_vary = False
 
     def forget_values(self):
         """Drop the values the trace computed from the equations (the constants stay): the graph keeps no array

@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 
-from ..._core.tensor import convert_to_tensor
+from ..._core.tensor import convert_to_tensor, wrap
 
-__all__ = ["to_numpy", "adapt", "take", "to_tensors", "unpack_x_y_sample_weight",
+__all__ = ["to_numpy", "adapt", "take", "batch", "to_tensors", "unpack_x_y_sample_weight",
            "pack_x_y_sample_weight", "split", "class_weights"]
 
 
@@ -106,6 +106,23 @@ def adapt(x, y=None, sample_weight=None, class_weight=None):
 def take(x, index):
     """``x`` with every leaf indexed along its first axis by ``index`` (a slice or an index array)."""
     return _map(lambda a: a[index], x)
+
+
+# NumPy dtypes a tensor holds as they are: a batch of them is wrapped without ``convert_to_tensor``'s checks.
+_PLAIN = frozenset(np.dtype(t) for t in ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+                                          "uint16", "uint32", "uint64", "bool"))
+
+
+def _batch_tensor(a, index):
+    if type(a) is np.ndarray and a.dtype in _PLAIN:  # the common case, once per batch
+        part = a[index]
+        return wrap(part.copy() if type(index) is slice else part)  # (an index array already made a copy)
+    return convert_to_tensor(a[index])
+
+
+def batch(x, index):
+    """The tensors of ``x``'s batch ``index`` (a slice or an index array along every leaf's first axis)."""
+    return _map(lambda a: _batch_tensor(a, index), x)
 
 
 def to_tensors(x):

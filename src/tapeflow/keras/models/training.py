@@ -243,19 +243,18 @@ class TrainingMixin:
     # --- loops ---------------------------------------------------------------------------------------------
     @staticmethod
     def _batches(n, batch_size, order=None):
-        order = np.arange(n) if order is None else order
         for start in range(0, n, batch_size):
-            yield order[start:start + batch_size]
+            yield slice(start, start + batch_size) if order is None else order[start:start + batch_size]
 
     @staticmethod
     def _pack(x, y, sw, index):
-        bx = _data.to_tensors(_data.take(x, index))
+        bx = _data.batch(x, index)
         if y is None:
             return (bx,)
-        by = _data.to_tensors(_data.take(y, index))
+        by = _data.batch(y, index)
         if sw is None:
             return (bx, by)
-        return (bx, by, _data.to_tensors(_data.take(sw, index)))
+        return (bx, by, _data.batch(sw, index))
 
     def _callback_list(self, callbacks, verbose, epochs, steps):
         if isinstance(callbacks, _callbacks.CallbackList):
@@ -377,7 +376,7 @@ class TrainingMixin:
             if step >= total:
                 break
             cbs.on_predict_batch_begin(step)
-            out = self._compiled_step(self.predict_step, (_data.to_tensors(_data.take(x, index)),))
+            out = self._compiled_step(self.predict_step, (_data.batch(x, index),))
             outputs.append(_data.to_numpy(out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
