@@ -40,6 +40,19 @@ def _time(fn, steps):
     return (time.perf_counter() - t0) / steps * 1e6
 
 
+_STEPS = {}
+
+
+def _built(key, make, *args):
+    """The step ``make()`` builds, built (and traced, on its first call with ``args``) once per process: the timed
+    runs measure steps, not building and tracing them."""
+    step = _STEPS.get(key)
+    if step is None:
+        step = _STEPS[key] = make()
+        step(*args)
+    return step
+
+
 def compare(tf_fn, np_fn, steps, repeats):
     """Minimum microseconds per step of each function over interleaved repeats."""
     a, b = [], []
@@ -78,7 +91,7 @@ def seed_tapeflow(steps):
 
 def seed_traced(steps):
     """The seed step under ``tf.function``: the tape, gradient and updates traced once."""
-    step = seed_step(traced=True)
+    step = _built("seed", lambda: seed_step(traced=True))
     for _ in range(steps):
         step()
 
@@ -162,7 +175,7 @@ def mlp_keras_sgd(steps):
 
 def mlp_traced(steps, batch=BATCH, widths=WIDTHS):
     """The MLP step of :func:`mlp_tapeflow` under ``tf.function``: traced once, then generated code."""
-    step = mlp_step(traced=True, batch=batch, widths=widths)
+    step = _built(("mlp", batch, widths), lambda: mlp_step(traced=True, batch=batch, widths=widths))
     for _ in range(steps):
         step()
 
@@ -287,13 +300,13 @@ def rnn_tapeflow(steps):
 
 
 def rnn_traced(steps):
-    step = rnn_step(traced=True)
+    step = _built("rnn", lambda: rnn_step(traced=True))
     for _ in range(steps):
         step()
 
 
 def rnn_graph_loop(steps):
-    step = rnn_step(traced=True, graph_loop=True)
+    step = _built("rnn loop", lambda: rnn_step(traced=True, graph_loop=True))
     for _ in range(steps):
         step()
 
@@ -301,7 +314,7 @@ def rnn_graph_loop(steps):
 def call_traced(steps):
     """A traced function's fixed cost: ``f(x) = x * 2`` on a scalar, called ``steps`` times."""
     x = tf.constant(1.0)
-    f = tf.function(lambda x: x * 2.0)
+    f = _built("call", lambda: tf.function(lambda x: x * 2.0), x)
     for _ in range(steps):
         f(x)
 
@@ -466,8 +479,10 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer steps and repeats")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--only", help="run only the workloads whose name contains this text")
+    parser.add_argument("--repeats", type=int, help="interleaved repeats per workload (7; 3 with --quick)")
     args = parser.parse_args()
     scale, repeats = (0.2, 3) if args.quick else (1.0, 7)
+    repeats = args.repeats or repeats
     rows = []
     for name, a, b, steps, *per_step in [
         ("seed_loop", seed_tapeflow, seed_numpy, 3000),
