@@ -1,4 +1,5 @@
-"""``compile``/``fit``/``evaluate``/``predict`` for Keras models, on GradientTape steps over in-memory data.
+"""``compile``/``fit``/``evaluate``/``predict`` for Keras models, on GradientTape steps over in-memory data or the
+batches of a ``tf.data.Dataset`` (``_epochs.py`` makes them, with Keras 3's rules for each).
 
 The loop follows Keras 3: the logged ``loss`` is a ``Mean`` of the batch losses weighted by batch size, compile
 metrics are running means reset at each epoch, epoch logs are the last step's results plus ``val_``-prefixed
@@ -17,6 +18,7 @@ from .. import optimizers as _optimizers
 from ..layers.base import traced_batch
 from ..metrics.base import MeanMetricWrapper
 from . import _compile, _data
+from ._epochs import Batches, is_dataset
 
 __all__ = ["TrainingMixin"]
 
@@ -241,21 +243,6 @@ class TrainingMixin:
         return self(x, training=False)
 
     # --- loops ---------------------------------------------------------------------------------------------
-    @staticmethod
-    def _batches(n, batch_size, order=None):
-        for start in range(0, n, batch_size):
-            yield slice(start, start + batch_size) if order is None else order[start:start + batch_size]
-
-    @staticmethod
-    def _pack(x, y, sw, index):
-        bx = _data.batch(x, index)
-        if y is None:
-            return (bx,)
-        by = _data.batch(y, index)
-        if sw is None:
-            return (bx, by)
-        return (bx, by, _data.batch(sw, index))
-
     def _callback_list(self, callbacks, verbose, epochs, steps):
         if isinstance(callbacks, _callbacks.CallbackList):
             callbacks.set_model(self)
@@ -267,43 +254,40 @@ class TrainingMixin:
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
             steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
-        """Train for ``epochs`` epochs on in-memory data; returns the ``History`` callback.
+        """Train for ``epochs`` epochs on in-memory data or a ``tf.data.Dataset``; returns the ``History`` callback.
 
         Raises:
             ValueError: if the model is not compiled, or for an unusable ``validation_split``.
         """
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else verbose
-        batch_size = batch_size or 32
         # Keras's order: the validation split first (so class weights weigh the training part only), then the
         # array adapter's checks and class weights.
         if validation_split and validation_data is None:
+            if is_dataset(x):
+                raise ValueError("Argument `validation_split` is only supported for tensors or NumPy arrays.Found "
+                                 f"incompatible type in the input: {[type(x)]}")
             (x, y, sample_weight), validation_data = _data.split((x, y, sample_weight), validation_split)
-        x, y, sample_weight, n = _data.adapt(x, y, sample_weight, class_weight)
+        batches = Batches(x, y, sample_weight, batch_size or 32, steps_per_epoch, shuffle, class_weight)
         if validation_data is not None:
-            vx, vy, vsw = _data.unpack_x_y_sample_weight(tuple(validation_data))
-        steps = -(-n // batch_size)
-        if steps_per_epoch is not None:
-            steps = min(steps, steps_per_epoch)
-        cbs = self._callback_list(callbacks, verbose, epochs, steps)
+            vx, vy, vsw = (validation_data, None, None) if is_dataset(validation_data) else \
+                _data.unpack_x_y_sample_weight(tuple(validation_data))
+        cbs = self._callback_list(callbacks, verbose, epochs, batches.num_batches)
         self.stop_training = False
         cbs.on_train_begin()
         logs = {}
-        trace = _traced_batch(self, n, batch_size)
+        trace = None if self.built else traced_batch(batches.static_batch)
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
-            order = np.random.permutation(n) if shuffle else None
-            for step, index in enumerate(self._batches(n, batch_size, order)):
-                if step >= steps:
-                    break
+            for step, data in batches.epoch():
                 cbs.on_train_batch_begin(step)
                 if trace is not None:
                     with trace:
-                        logs = self._compiled_step(self.train_step, self._pack(x, y, sample_weight, index))
+                        logs = self._compiled_step(self.train_step, data)
                     trace = None
                 else:
-                    logs = self._compiled_step(self.train_step, self._pack(x, y, sample_weight, index))
+                    logs = self._compiled_step(self.train_step, data)
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -325,28 +309,24 @@ class TrainingMixin:
         ``return_dict``, a dict."""
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else verbose
-        batch_size = batch_size or 32
-        x, y, sample_weight, n = _data.adapt(x, y, sample_weight)
-        total = -(-n // batch_size) if steps is None else min(steps, -(-n // batch_size))
+        batches = Batches(x, y, sample_weight, batch_size or 32, steps)
         cbs = kwargs.pop("_callbacks", None)
         if kwargs:
             raise ValueError(f"Arguments not recognized: {kwargs}")
         if cbs is None:
-            cbs = self._callback_list(callbacks, verbose, 1, total)
+            cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches)
         self.reset_metrics()
         cbs.on_test_begin()
         logs = {}
-        trace = _traced_batch(self, n, batch_size)
-        for step, index in enumerate(self._batches(n, batch_size)):
-            if step >= total:
-                break
+        trace = None if self.built else traced_batch(batches.static_batch)
+        for step, data in batches.epoch():
             cbs.on_test_batch_begin(step)
             if trace is not None:
                 with trace:
-                    logs = self._compiled_step(self.test_step, self._pack(x, y, sample_weight, index))
+                    logs = self._compiled_step(self.test_step, data)
                 trace = None
             else:
-                logs = self._compiled_step(self.test_step, self._pack(x, y, sample_weight, index))
+                logs = self._compiled_step(self.test_step, data)
             cbs.on_test_batch_end(step, logs)
         logs = {k: _python(logs[k]) for k in sorted(logs)}
         cbs.on_test_end(logs)
@@ -366,17 +346,13 @@ class TrainingMixin:
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on ``x``, computed in batches and concatenated (NumPy arrays, same nesting)."""
         verbose = 1 if verbose == "auto" else verbose
-        batch_size = batch_size or 32
-        x, _, _, n = _data.adapt(x)
-        total = -(-n // batch_size) if steps is None else min(steps, -(-n // batch_size))
-        cbs = self._callback_list(callbacks, verbose, 1, total)
+        batches = Batches(x, batch_size=batch_size or 32, steps=steps, inputs_only=True)
+        cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches)
         cbs.on_predict_begin()
         outputs = []
-        for step, index in enumerate(self._batches(n, batch_size)):
-            if step >= total:
-                break
+        for step, data in batches.epoch():
             cbs.on_predict_batch_begin(step)
-            out = self._compiled_step(self.predict_step, (_data.batch(x, index),))
+            out = self._compiled_step(self.predict_step, data)
             outputs.append(_data.to_numpy(out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
@@ -424,16 +400,6 @@ class TrainingMixin:
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
-
-
-def _traced_batch(model, n, batch_size):
-    """For a model not built yet, what its first ``fit``/``evaluate`` step builds it for: TF traces the step on
-    batches whose size is static only when all of them are full (``n`` a multiple of ``batch_size``), so layers
-    record that size, or ``None``; ``None`` (no context) for a built model. (``predict`` traces with the first
-    batch's own size.)"""
-    if model.built:
-        return None
-    return traced_batch(batch_size if n % batch_size == 0 else None)
 
 
 def _concat(batches):
