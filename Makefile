@@ -8,7 +8,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e '.[dev,examples]'
+	$(PY) -m pip install -q -e '.[all,dev,examples]'
 	touch $@
 
 demo: $(VENV)/.installed

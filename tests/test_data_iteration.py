@@ -74,18 +74,28 @@ def test_infinite_pipeline_is_lazy():
     assert next(it).numpy().tolist() == [2, 4, 0, 2]
 
 
-def test_map_side_effects_run_per_element():
+def test_a_map_function_is_traced_once_as_in_tf():
     seen = []
 
     def f(x):
         seen.append(1)
-        return x
+        return x * 2
 
     ds = tf.data.Dataset.range(5).map(f)
-    built = len(seen)
-    assert built == 2  # the two calls on stand-ins that learned the output spec (docs/data.md)
-    list(ds)
-    assert len(seen) - built == 5
+    assert len(seen) == 1  # traced when the dataset is built
+    assert [int(v) for v in ds] == [0, 2, 4, 6, 8] and len(seen) == 1
+
+
+def test_a_map_function_the_tracer_cannot_take_runs_per_element():
+    seen = []
+
+    def f(x):
+        seen.append(int(x))  # a Python int of the element: TF refuses it; tapeflow runs f eagerly instead
+        return x
+
+    ds = tf.data.Dataset.range(3).map(f)
+    seen.clear()
+    assert [int(v) for v in ds] == [0, 1, 2] and seen == [0, 1, 2]
 
 
 def test_cache_runs_the_pipeline_once():
@@ -146,3 +156,15 @@ def test_as_numpy_iterator_nested():
     ds = tf.data.Dataset.from_tensor_slices({"a": np.arange(2), "b": ["x", "y"]}).batch(2)
     (out,) = list(ds.as_numpy_iterator())
     assert out["a"].tolist() == [0, 1] and out["b"].tolist() == [b"x", b"y"]
+
+
+def test_debug_mode_runs_map_functions_per_element():
+    # (In a process of its own: TF's debug mode cannot be turned off.)
+    code = ("import tapeflow as tf\n"
+            "tf.data.experimental.enable_debug_mode()\n"
+            "seen = []\n"
+            "ds = tf.data.Dataset.range(3).map(lambda x: seen.append(1) or x * 2)\n"
+            "seen.clear()\n"
+            "print([int(v) for v in ds], len(seen))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[0, 2, 4] 3"

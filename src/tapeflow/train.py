@@ -1,4 +1,6 @@
-"""``tf.train``: checkpoints (``Checkpoint``, ``CheckpointManager``, ``latest_checkpoint``).
+"""``tf.train``: checkpoints (``Checkpoint``, ``CheckpointManager``, ``latest_checkpoint``), and ``Example`` with
+its parts (``Features``, ``Feature``, ``BytesList``, ``FloatList``, ``Int64List``, ``SequenceExample`` ...: see
+``tapeflow.io.example``).
 
 tapeflow writes its own open format (a ``.npz`` archive with a JSON index, see ``tapeflow._core.checkpoint_io``),
 not TensorFlow's binary one. Every write is atomic, so a crash never loses the previous checkpoint; a
@@ -9,6 +11,15 @@ and a damaged one is logged and ignored, as TF does.
 
 from ._core.checkpoint import Checkpoint, CheckpointLoadStatus, InitializationOnlyStatus
 from ._core.checkpoint_manager import CheckpointManager, latest_checkpoint
+from .io import example as _example
 
 __all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint", "CheckpointLoadStatus",
-           "InitializationOnlyStatus"]
+           "InitializationOnlyStatus", *_example.NAMES]
+
+
+def __getattr__(name):
+    # ``tf.train.Example`` and its parts: protocol buffer classes, made on first use (they need the ``tfrecord``
+    # extra, which ``message_classes`` names when it is missing).
+    if name in _example.NAMES:
+        return _example.message_classes()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

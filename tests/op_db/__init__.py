@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     elementwise,
     foundation,
     gather,
+    io_ops,
     linalg,
     manip,
     nn,

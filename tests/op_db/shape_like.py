@@ -119,3 +119,4 @@ op("TensorArrayZerosLike", lambda x, size: execute(TA_ZEROS_LIKE, (tf.constant(s
    lambda x, size: np.zeros((size,) + x.shape, x.dtype), [
        make_sample("TensorArrayZerosLike", "rows", (uniform(),), ((2, 3),), kwargs={"size": 3})], False,
    note="a traced TensorArray's first buffer when its elements' shape varies between runs")
+

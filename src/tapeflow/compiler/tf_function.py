@@ -267,6 +267,13 @@ class ConcreteFunction:
                     f"{c_name(spec.dtype)} tensor but is a {c_name(t.dtype)} tensor [Op:{self._graph_name}]")
         return self._call(bound, key, tensors, variables)
 
+    def _call_checked(self, *args):
+        """Call with positional ``args`` the caller has already checked against the input signature (a dataset's
+        elements against its element spec): no binding, one key lookup."""
+        bound = (args, {})
+        key, tensors, variables = signature.key_of(*bound)
+        return self._call(bound, key, tensors, variables)
+
     def _call(self, bound, key, tensors, variables):
         program = self._programs.get(key)
         if program is None:

@@ -7,14 +7,14 @@ from . import experimental
 from .dataset import INFINITE as INFINITE_CARDINALITY
 from .dataset import UNKNOWN as UNKNOWN_CARDINALITY
 from .dataset import Dataset, NumpyIterator, OwnedIterator
-from .files import FixedLengthRecordDataset, TextLineDataset
+from .files import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from .options import Options, ThreadingOptions
 from .spec import DatasetSpec, TensorSpec
 from .transformations import AUTOTUNE
 
 __all__ = ["Dataset", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "DatasetSpec",
            "Iterator", "experimental", "TensorSpec", "TextLineDataset", "ThreadingOptions", "NumpyIterator",
-           "FixedLengthRecordDataset"]
+           "FixedLengthRecordDataset", "TFRecordDataset"]
 
 Iterator = OwnedIterator
 

@@ -12,7 +12,7 @@ import numpy as np
 from .._core import errors
 from .._core.dtypes import string
 from .._core.shape import TensorShape
-from .._core.tensor import convert_to_tensor
+from .._core.tensor import convert_to_tensor, wrap
 from . import spec as _spec
 from .dataset import INFINITE, UNKNOWN, KernelError, _op_error, _scalar, _Unary, _VariantDataset
 
@@ -23,8 +23,12 @@ def _stack(tensors, component, dtype, fused):
     ``fused``: the batch follows a ``map``, which TF's default optimizations fuse into one kernel
     (``MapAndBatch``) that copies elements by their number of values: its error differs, and elements of one
     size but different shapes are taken in the first element's shape."""
+    arrays = [t._value for t in tensors]
+    first_dims = np.shape(arrays[0])
+    if all(np.shape(a) == first_dims for a in arrays):  # the usual case, without a TensorShape per element
+        arr = np.stack(arrays)
+        return convert_to_tensor(arr, dtype=string) if dtype == string else wrap(arr)
     first = tensors[0].shape
-    arrays = [t.numpy() for t in tensors]
     for i, t in enumerate(tensors[1:], 1):
         if t.shape.dims == first.dims:
             continue

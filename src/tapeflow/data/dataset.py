@@ -13,7 +13,7 @@ import numpy as np
 
 from .._core import errors
 from .._core.dtypes import as_dtype, int64, string
-from .._core.tensor import Tensor, convert_to_tensor
+from .._core.tensor import Tensor, convert_to_tensor, wrap
 from . import spec as _spec
 
 INFINITE = -1
@@ -323,10 +323,12 @@ class _TensorSliceDataset(Dataset):
         return self._n
 
     def _elements(self):
-        # A NumPy slice converts to its own dtype; only strings (object arrays) need theirs named.
-        dtypes = [string if d == string else None for d in self._dtypes]
+        # A NumPy slice is a tensor of its own dtype as it is (the arrays are this dataset's own, never written);
+        # strings (object arrays) go through the conversion that checks them.
+        strings = [d == string for d in self._dtypes]
         for i in range(self._n):
-            yield _spec.pack(self._value, [convert_to_tensor(a[i], dtype=d) for a, d in zip(self._arrays, dtypes)])
+            yield _spec.pack(self._value, [convert_to_tensor(a[i], dtype=string) if s else wrap(a[i])
+                                           for a, s in zip(self._arrays, strings)])
 
 
 class _TensorDataset(Dataset):

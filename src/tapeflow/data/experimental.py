@@ -44,8 +44,13 @@ def assert_cardinality(expected_cardinality):
     return assert_cardinality(expected_cardinality)
 
 
+_DEBUG_MODE = [False]
+
+
 def enable_debug_mode():
-    """A no-op: tapeflow's pipelines already run eagerly, in order."""
+    """Run the ``map`` functions of datasets built from now on eagerly, element by element, instead of traced
+    (TF's debug mode: a breakpoint or ``print`` in them works on each element). It cannot be turned off."""
+    _DEBUG_MODE[0] = True
 
 
 def get_single_element(dataset):

@@ -1,5 +1,5 @@
-"""Datasets read from files: ``tf.data.TextLineDataset``, ``tf.data.FixedLengthRecordDataset`` and
-``Dataset.list_files``."""
+"""Datasets read from files: ``tf.data.TextLineDataset``, ``tf.data.FixedLengthRecordDataset``,
+``tf.data.TFRecordDataset`` and ``Dataset.list_files``."""
 
 from __future__ import annotations
 
@@ -136,6 +136,46 @@ class FixedLengthRecordDataset(_FileDataset):
         body = data[self._header:len(data) - self._footer]
         for start in range(0, len(body) - self._record + 1, self._record):
             yield body[start:start + self._record]
+
+
+class TFRecordDataset(_FileDataset):
+    """The records of one or more TFRecord files (``compression_type`` ``""``, ``"GZIP"`` or ``"ZLIB"``), file
+    after file, or ``num_parallel_reads`` files interleaved record by record. A record cut short or whose checksum
+    does not match raises TF's ``DataLossError`` (with its offset) after the records before it. Needs the
+    ``tfrecord`` extra."""
+
+    _TF_NAME = "TFRecordDatasetV2"
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+        from ..io._extra import require  # noqa: PLC0415 - tf.io loads on first use
+
+        require("google_crc32c", "tf.data.TFRecordDataset")
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _open(self, path):
+        return _Records(path, lambda: self._records(path))
+
+    def _records(self, path):
+        from ..io.tfrecord import read_records  # noqa: PLC0415
+
+        chunks = _inflated(path, 31) if self._compression == "GZIP" else _chunks(path, self._compression)
+        try:
+            yield from read_records(chunks)
+        except errors.DataLossError as exc:
+            raise KernelError(errors.DataLossError, exc.message) from None
+        except zlib.error as exc:  # "Error -3 while decompressing data: incorrect header check"
+            code, _, text = str(exc).partition(" while decompressing data: ")
+            raise KernelError(errors.DataLossError,
+                              f"inflate() failed with error {code.removeprefix('Error ')}: {text}") from None
+
+
+def _inflated(path, wbits):
+    """The decompressed bytes of a file, as zlib's ``inflate`` gives them (``wbits`` 31: GZIP), so that a damaged
+    file fails with zlib's own error, as TF's reader does."""
+    d = zlib.decompressobj(wbits)
+    for chunk in _chunks(path, ""):
+        yield d.decompress(chunk)
+    yield d.flush()
 
 
 class _Records(Dataset):

@@ -35,11 +35,13 @@ def install(cls):
     def map(self, map_func, num_parallel_calls=None, deterministic=None, synchronous=None, use_unbounded_threadpool=False, name=None):  # noqa: E501
         """Apply ``map_func`` to each element (a tuple element is unpacked into arguments).
 
-        ``num_parallel_calls`` and ``deterministic`` are accepted; the calls run in order on the calling thread.
+        With ``num_parallel_calls`` (a number, or ``tf.data.AUTOTUNE`` for one per CPU), that many calls run at once
+        on other threads; results keep the elements' order unless ``deterministic=False`` (or the dataset's
+        ``options().deterministic`` is false).
         """
         if num_parallel_calls is None:
             return _MapDataset(self, map_func)
-        return _ParallelMapDataset(self, map_func)
+        return _ParallelMapDataset(self, map_func, num_parallel_calls, deterministic)
 
     def filter(self, predicate, name=None):
         """The elements for which ``predicate`` returns a true ``tf.bool`` scalar."""
@@ -82,7 +84,8 @@ def install(cls):
         return cls.zip((_Counter(start), self))
 
     def prefetch(self, buffer_size, name=None):
-        """Accepted; the elements pass through (no background thread in this increment)."""
+        """Compute up to ``buffer_size`` elements ahead in a background thread (``tf.data.AUTOTUNE``: a few), so
+        that the pipeline's work overlaps the consumer's; ``0`` computes them as they are asked for."""
         return _PrefetchDataset(self, buffer_size)
 
     def cache(self, filename="", name=None):

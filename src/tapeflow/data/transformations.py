@@ -2,14 +2,18 @@
 ...), each a dataset class named as TF names it (``repr`` shows it); ``methods.py`` gives ``Dataset`` the methods
 that build them.
 
-Functions given to a transformation run eagerly, once per element. To know a function's output types when the
-dataset is built (``element_spec``, and TF's construction-time errors), it is also called on stand-ins for an
-element, as TF's tracing calls it once on symbolic ones: twice, first with zeros and every
-dimension the input spec leaves unknown set to 1, then with ones and those dimensions set to 2, so that output
-dimensions that follow an unknown dimension or a value (``tf.range(x)``) come out unknown (``None``).
+A ``map`` function is traced once, when the dataset is built, as TF traces it (a ``tf.function`` with the element
+spec as input signature, ``_traced``); each element runs the traced program. Other functions (and a map function
+the tracer cannot take) run eagerly, once per element. To know such a function's output types when the dataset is
+built (``element_spec``, and TF's construction-time errors), it is also called on stand-ins for an element, as
+TF's tracing calls it once on symbolic ones: twice, first with zeros and every dimension the input spec leaves
+unknown set to 1, then with ones and those dimensions set to 2, so that output dimensions that follow an unknown
+dimension or a value (``tf.range(x)``) come out unknown (``None``).
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -17,6 +21,7 @@ from .._core import errors
 from .._core.dtypes import bool_, int32, int64, string
 from ..ops import random_ops as _random_ops
 from . import spec as _spec
+from . import threads as _threads
 from .dataset import (
     INFINITE,
     UNKNOWN,
@@ -78,6 +83,43 @@ def _relax_one(a, b):
     return a
 
 
+def _traced(fn, spec):
+    """``fn`` traced for elements of ``spec`` (a concrete ``tf.function`` taking an element as ``_call`` passes
+    it), or ``None`` where it is not: in ``tf.data.experimental.enable_debug_mode()``, for elements that hold
+    datasets or strings (string ops are issue 15's), or a function the tracer cannot take; those run eagerly per
+    element (see the module docstring)."""
+    from ..compiler import tf_function  # noqa: PLC0415 - the compiler loads on first use
+
+    if not callable(fn):
+        raise ValueError(f"Argument `func` must be a callable. Received func={fn} (of type {type(fn)})")
+    from .experimental import _DEBUG_MODE  # noqa: PLC0415 - experimental builds on this module
+
+    leaves = _spec.flatten(spec)
+    if _DEBUG_MODE[0] or not leaves or not all(type(s) is _spec.TensorSpec and s.dtype != string for s in leaves):
+        return None
+    signature = list(spec) if type(spec) is tuple else [spec]
+    try:
+        return tf_function.function(fn, input_signature=signature).get_concrete_function()
+    except TypeError as exc:
+        if "positional argument" in str(exc):
+            raise
+        return None
+    except Exception:  # noqa: BLE001 - what the tracer cannot take runs eagerly, element by element
+        return None
+
+
+def _output_spec(outputs):
+    """The element spec of a traced function's ``structured_outputs``: its tensor specs, the spec of the tensor a
+    Python value becomes, and a list at the top a tuple (as ``_map_result`` makes each result)."""
+    def one(leaf):
+        if hasattr(leaf, "shape") and hasattr(leaf, "dtype"):
+            return _spec.TensorSpec(leaf.shape, leaf.dtype)
+        return _spec.spec_of(_spec.normalize(leaf))
+
+    outputs = tuple(outputs) if isinstance(outputs, list) else outputs
+    return _spec.map_structure(one, outputs)
+
+
 def _map_result(value):
     """A map function's result as an element: a list returned at the top is a tuple, as in TF."""
     return _spec.normalize(tuple(value) if isinstance(value, list) else value)
@@ -87,6 +129,11 @@ class _MapDataset(_Unary):
     _FUSES_WITH_BATCH = True  # see batching._stack
 
     def __init__(self, input_dataset, map_func):
+        traced = _traced(map_func, input_dataset.element_spec)
+        if traced is not None:  # TF's way: traced once, here; every element runs the traced program
+            self._fn = traced._call_checked  # (an element always matches the spec the function was traced for)
+            super().__init__(input_dataset, _output_spec(traced.structured_outputs))
+            return
         self._fn = map_func
         super().__init__(input_dataset, _trace(map_func, input_dataset.element_spec, _map_result) or False)
 
@@ -118,7 +165,30 @@ class _MapDataset(_Unary):
 
 
 class _ParallelMapDataset(_MapDataset):
-    """``map(..., num_parallel_calls=n)``: in this increment the calls run one after another, in order."""
+    """``map(..., num_parallel_calls=n)``: ``n`` calls at a time on other threads (``threads.parallel_map``)."""
+
+    def __init__(self, input_dataset, map_func, num_parallel_calls, deterministic):
+        n = int(_scalar(num_parallel_calls))
+        if n < AUTOTUNE or n == 0:
+            raise _op_error(errors.InvalidArgumentError, "ParallelMapDatasetV2_Targuments_0",
+                            "num_parallel_calls must be greater than zero.")
+        self._workers = (os.cpu_count() or 1) if n == AUTOTUNE else n
+        self._deterministic = deterministic
+        super().__init__(input_dataset, map_func)
+
+    def _ordered(self):
+        if self._deterministic is not None:
+            return self._deterministic
+        chosen = self.options().deterministic
+        return True if chosen is None else chosen
+
+    def _elements(self):
+        if self._workers == 1:
+            yield from super()._elements()
+            return
+        fn = self._fn
+        yield from _threads.parallel_map(lambda element: _map_result(_call(fn, element)), self._input._elements(),
+                                         self._workers, self._ordered())
 
 
 class _FilterDataset(_Unary):
@@ -286,16 +356,25 @@ class _ConcatenateDataset(Dataset):
 
 
 class _PrefetchDataset(_Unary):
-    """``prefetch``: in this increment, elements pass through as they are computed."""
+    """``prefetch``: the input's elements computed ahead in a background thread (``threads.ahead``)."""
 
     def __init__(self, input_dataset, buffer_size):
-        if int(_scalar(buffer_size)) < AUTOTUNE:
+        size = int(_scalar(buffer_size))
+        if size < AUTOTUNE:
             raise _op_error(errors.InvalidArgumentError, "PrefetchDataset",
                             "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
+        self._size = _threads.DEFAULT_BUFFER if size == AUTOTUNE else size
         super().__init__(input_dataset)
 
     def _elements(self):
-        return self._input._elements()
+        if not self._size:
+            return self._input._elements()
+        return _threads.ahead(self._input._elements, self._size)
+
+    def _attempts(self):
+        if not self._size:
+            return self._input._attempts()
+        return _threads.ahead(self._input._attempts, self._size)
 
 
 class _OptionsDataset(_Unary):

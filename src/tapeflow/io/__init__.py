@@ -1,0 +1,11 @@
+"""``tf.io``: TFRecord files (``TFRecordWriter``, ``TFRecordOptions``) and ``tf.train.Example`` parsing
+(``parse_single_example``, ``parse_example``, ``FixedLenFeature``).
+
+Loaded on first use (``tf.io``). The TFRecord format and the ``Example`` messages need the optional ``tfrecord``
+extra (``protobuf`` and ``google-crc32c``); using them without it raises an ``ImportError`` that names it.
+"""
+
+from .parsing import FixedLenFeature, parse_example, parse_single_example
+from .tfrecord import TFRecordOptions, TFRecordWriter
+
+__all__ = ["TFRecordWriter", "TFRecordOptions", "FixedLenFeature", "parse_single_example", "parse_example"]

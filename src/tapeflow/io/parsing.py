@@ -1,0 +1,123 @@
+"""``tf.io.parse_single_example`` and ``tf.io.parse_example`` with ``tf.io.FixedLenFeature``: serialized
+``tf.train.Example`` records (string tensors) to dicts of dense tensors, checked as TF's ``ParseExampleV2`` kernel
+checks them."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from .._core import dtypes as _dtypes
+from .._core import errors
+from .._core.dispatch import execute
+from .._core.registry import defop
+from .._core.tensor import convert_to_tensor
+from .example import message_classes
+
+__all__ = ["FixedLenFeature", "parse_single_example", "parse_example"]
+
+_KINDS = {"int64": "int64_list", "float32": "float_list", "string": "bytes_list"}
+_TYPE_NAMES = {"int64_list": "int64", "float_list": "float", "bytes_list": "string"}
+
+
+class FixedLenFeature(collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])):
+    """A feature of a fixed ``shape`` and ``dtype`` (``tf.int64``, ``tf.float32`` or ``tf.string``), with a
+    ``default_value`` for examples that lack it (``tf.io.FixedLenFeature``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, shape, dtype, default_value=None):
+        return super().__new__(cls, shape, dtype, default_value)
+
+
+def _error(message, n_dense):
+    kernel = (f"ParseExampleV2_Tdense_{n_dense}_num_sparse_0_ragged_split_types_0_ragged_value_types_0_"
+              "sparse_types_0")
+    return errors.InvalidArgumentError(None, None, f"{{{{function_node __wrapped__{kernel}_device_"
+                                                   f"{errors.CPU_DEVICE}}}}} {message} [Op:ParseExampleV2]")
+
+
+def _checked_features(features):
+    if not features:
+        raise ValueError("Missing: features was {}.")
+    out = {}
+    for key in sorted(features):
+        spec = features[key]
+        if not isinstance(spec, FixedLenFeature):
+            raise ValueError(f"Unsupported {type(spec).__name__} {spec}.")
+        dtype = _dtypes.as_dtype(spec.dtype)
+        if dtype.name not in _KINDS:
+            raise ValueError(f"Unsupported dtype {dtype.name}.")
+        shape = tuple(int(d) for d in (spec.shape if isinstance(spec.shape, (list, tuple)) else [spec.shape]))
+        out[key] = (shape, dtype, spec.default_value)
+    return out
+
+
+def _example(serialized, n_dense):
+    example = message_classes()["Example"]()
+    try:
+        example.ParseFromString(serialized)
+    except Exception:  # noqa: BLE001 - protobuf's DecodeError and friends
+        raise _error(f"Could not parse example input, value: '{serialized.decode('latin-1')}'", n_dense) from None
+    return example.features.feature
+
+
+def _feature_values(present, key, shape, dtype, default, n_dense):
+    """One example's ``key`` as an array of ``shape``, checked as TF's kernel checks it."""
+    np_dtype = object if dtype == "string" else np.dtype(dtype)
+    if key not in present:
+        if default is None:
+            raise _error(f"Feature: {key} (data type: {dtype}) is required but could not be found.", n_dense)
+        d = np.asarray(default, np_dtype)  # (flattened: the attribute is a tuple)
+        return (np.broadcast_to(d[0], shape) if d.size == 1 else d.reshape(shape)).copy()
+    feature = present[key]
+    kind = feature.WhichOneof("kind")
+    want = _KINDS[dtype]
+    if kind is not None and kind != want:
+        raise _error(f"Key: {key}.  Data types don't match. Data type: {_TYPE_NAMES[kind]} but expected type: "
+                     f"{_TYPE_NAMES[want]}", n_dense)
+    values = list(getattr(feature, want).value) if kind is not None else []
+    if len(values) != (int(np.prod(shape)) if shape else 1):
+        raise _error(f"Key: {key}.  Can't parse serialized Example: Some {want} slice was not parsed.", n_dense)
+    return np.asarray(values, np_dtype).reshape(shape)
+
+
+def _parse_forward(serialized, key, shape, dtype, default, n_dense):
+    """``key`` of each serialized example in ``serialized`` (a scalar, or a vector stacked along a first axis)."""
+    records = [v if isinstance(v, bytes) else str(v).encode() for v in np.asarray(serialized, object).ravel()]
+    parsed = [_feature_values(_example(r, n_dense), key, shape, dtype, default, n_dense) for r in records]
+    if np.ndim(serialized) == 0:
+        return parsed[0]
+    np_dtype = object if dtype == "string" else np.dtype(dtype)
+    return np.stack(parsed) if parsed else np.zeros((0,) + shape, np_dtype)
+
+
+# One feature of serialized ``tf.train.Example`` records: an op (TF's ``ParseExampleV2`` gives every feature at once;
+# one op per feature here), so that a traced function parses each call's records, not the trace's.
+PARSE_EXAMPLE = defop("ParseExampleV2", same_dtype=False)(_parse_forward)
+
+
+def _parse(serialized, features, rank):
+    checked = _checked_features(features)
+    t = convert_to_tensor(serialized, dtype=_dtypes.string)
+    if t.shape.rank != rank:
+        raise ValueError(f"Input serialized must be a {'scalar' if rank == 0 else 'vector'}, got shape {t.shape}")
+    n = len(checked)
+    out = {}
+    for key, (shape, dtype, default) in checked.items():  # (sorted: the first missing feature is TF's)
+        default = None if default is None else tuple(np.ravel(np.asarray(default, object if dtype.name == "string"
+                                                                         else dtype.as_numpy_dtype)).tolist())
+        out[key] = execute(PARSE_EXAMPLE, (t,), {"key": key, "shape": shape, "dtype": dtype.name,
+                                                 "default": default, "n_dense": n})
+    return {key: out[key] for key in features}
+
+
+def parse_single_example(serialized, features, example_names=None, name=None):
+    """The features of one serialized ``tf.train.Example`` (a string scalar), as a dict of tensors."""
+    return _parse(serialized, features, 0)
+
+
+def parse_example(serialized, features, example_names=None, name=None):
+    """The features of a vector of serialized ``tf.train.Example`` records, stacked along a first axis."""
+    return _parse(serialized, features, 1)

@@ -1,0 +1,24 @@
+"""Op database entry for ``ParseExampleV2`` (one feature of serialized ``tf.train.Example`` records): a sample
+is written into an Example as a FloatList and parsed back; no gradient flows through the serialized string."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import tapeflow as tf
+
+from .common import *  # noqa: F403
+
+
+def _parse_through_example(x):
+    """``x`` written into a serialized ``tf.train.Example`` as a FloatList, then parsed back (float32)."""
+    T = tf.train
+    record = T.Example(features=T.Features(feature={"v": T.Feature(float_list=T.FloatList(
+        value=np.asarray(x, np.float32).ravel().tolist()))})).SerializeToString()
+    parsed = tf.io.parse_single_example(record, {"v": tf.io.FixedLenFeature(list(x.shape), tf.float32)})["v"]
+    return tf.cast(parsed, x.dtype)
+
+
+op("ParseExampleV2", _parse_through_example, lambda x: x.astype(np.float32).astype(x.dtype),
+   [make_sample("ParseExampleV2", "matrix", (uniform(),), ((2, 3),))], False,
+   note="one feature of serialized tf.train.Example records (tf.io.parse_single_example, parse_example)")
