@@ -9,6 +9,7 @@ import sys as _sys
 
 from .._core.dtypes import int64 as _int64
 from .._core.logs import log_first_n as _log_first_n
+from .csv import CsvDataset, make_csv_dataset
 from .dataset import INFINITE as INFINITE_CARDINALITY
 from .dataset import UNKNOWN as UNKNOWN_CARDINALITY
 from .dataset import Dataset as _Dataset
@@ -21,7 +22,7 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShard
            "assert_cardinality", "bucket_by_sequence_length", "cardinality", "choose_from_datasets", "Counter",
            "enable_debug_mode", "enumerate_dataset", "get_next_as_optional", "get_single_element",
            "group_by_window", "ignore_errors", "map_and_batch", "parallel_interleave", "sample_from_datasets",
-           "scan", "shuffle_and_repeat", "take_while", "unbatch", "unique"]
+           "scan", "shuffle_and_repeat", "take_while", "unbatch", "unique", "CsvDataset", "make_csv_dataset"]
 
 
 def _deprecated(name, module, instructions):

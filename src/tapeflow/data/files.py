@@ -179,13 +179,18 @@ def _inflated(path, wbits):
 
 
 class _Records(Dataset):
-    """The records of one file, as string scalars, from ``read()`` (a fresh generator of bytes)."""
+    """The records of one file from ``read()`` (a fresh generator): bytes, as string scalars, or the elements
+    themselves when ``element_spec`` is given (a CSV file's tuples)."""
 
-    def __init__(self, path, read):
+    def __init__(self, path, read, element_spec=None):
         self._read = read
-        super().__init__(_spec.TensorSpec([], string))
+        self._made = element_spec is not None
+        super().__init__(element_spec if self._made else _spec.TensorSpec([], string))
 
     def _elements(self):
+        if self._made:
+            yield from self._read()
+            return
         for record in self._read():
             yield convert_to_tensor(record, dtype=string)
 

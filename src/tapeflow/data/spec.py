@@ -6,6 +6,8 @@ Lists are not structure in ``tf.data``: a Python list given as an element is con
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from .._core.dtypes import string
@@ -47,6 +49,12 @@ def relax_spec(a, b):
 # ------------------------------------------------------------------------------------------ structures
 
 
+def _dict_like(d):
+    """The dict type an element's dict keeps: an ``OrderedDict`` stays one (``make_csv_dataset``'s features), any
+    other mapping becomes a plain dict."""
+    return collections.OrderedDict if isinstance(d, collections.OrderedDict) else dict
+
+
 def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
@@ -56,7 +64,7 @@ def normalize(value):
     if isinstance(value, Tensor):  # the common case first: map functions return tensors
         return value
     if isinstance(value, dict):
-        return {k: normalize(value[k]) for k in value}
+        return _dict_like(value)((k, normalize(value[k])) for k in value)
     if _is_namedtuple(value):
         return type(value)(*(normalize(v) for v in value))
     if isinstance(value, tuple):
@@ -101,7 +109,7 @@ def pack(structure, leaves):
     def build(s):
         if isinstance(s, dict):
             built = {k: build(s[k]) for k in _keys(s)}
-            return {k: built[k] for k in s}
+            return _dict_like(s)((k, built[k]) for k in s)
         if _is_namedtuple(s):
             return type(s)(*(build(v) for v in s))
         if isinstance(s, tuple):
