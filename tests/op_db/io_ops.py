@@ -1,5 +1,6 @@
-"""Op database entry for ``ParseExampleV2`` (one feature of serialized ``tf.train.Example`` records): a sample
-is written into an Example as a FloatList and parsed back; no gradient flows through the serialized string."""
+"""Op database entries for the ``tf.io`` ops: ``ParseExampleV2`` (one feature of serialized ``tf.train.Example``
+records: a sample is written into an Example as a FloatList and parsed back) and ``SerializeTensor`` and
+``ParseTensor`` (a sample to TensorProto bytes and back). No gradient flows through a serialized string."""
 
 from __future__ import annotations
 
@@ -22,3 +23,9 @@ def _parse_through_example(x):
 op("ParseExampleV2", _parse_through_example, lambda x: x.astype(np.float32).astype(x.dtype),
    [make_sample("ParseExampleV2", "matrix", (uniform(),), ((2, 3),))], False,
    note="one feature of serialized tf.train.Example records (tf.io.parse_single_example, parse_example)")
+op("SerializeTensor", lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), x.dtype), lambda x: x.copy(),
+   [make_sample("SerializeTensor", "matrix", (uniform(),), ((2, 3),))], False,
+   note="a tensor as TensorProto bytes (checked by parsing them back)")
+op("ParseTensor", lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), x.dtype), lambda x: x.copy(),
+   [make_sample("ParseTensor", "vector", (uniform(),), ((4,),))], False,
+   note="a tensor from TensorProto bytes (made by serialize_tensor)")

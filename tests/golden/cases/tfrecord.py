@@ -165,3 +165,16 @@ def parse_in_a_pipeline(tf):
     ds = tf.data.TFRecordDataset(path).map(lambda r: tf.io.parse_single_example(r, _features(tf))).batch(3)
     batches = list(ds)
     return [ds.element_spec, batches, np.float32(sum(float(tf.reduce_sum(b["score"])) for b in batches))]
+
+
+@case
+def serialized_tensors(tf):
+    values = [tf.constant([[1.5, 2.0]]), tf.constant(3), tf.constant([b"ab", b"c"]), tf.constant([True, False]),
+              tf.constant(np.arange(3, dtype=np.uint8)), tf.constant(b"x"), tf.constant(np.zeros((2, 0), np.float64)),
+              tf.constant([1, -2], tf.int64)]
+    out = []
+    for v in values:
+        s = tf.io.serialize_tensor(v)
+        out.append([s, tf.io.parse_tensor(s, v.dtype)])
+    s = tf.io.serialize_tensor(tf.constant(1.0))
+    return [out, catch(tf.io.parse_tensor, s, tf.int32), catch(tf.io.parse_tensor, b"garbage\xff", tf.int32)]
