@@ -2,8 +2,8 @@
 ...), each a dataset class named as TF names it (``repr`` shows it); ``methods.py`` gives ``Dataset`` the methods
 that build them.
 
-A ``map`` function is traced once, when the dataset is built, as TF traces it (a ``tf.function`` with the element
-spec as input signature, ``_traced``); each element runs the traced program. Other functions (and a map function
+A ``map`` function (and a ``filter`` predicate) is traced once, when the dataset is built, as TF traces it (a
+``tf.function`` with the element spec as input signature, ``_traced``); each element runs the traced program. Other functions (and a map function
 the tracer cannot take) run eagerly, once per element. To know such a function's output types when the dataset is
 built (``element_spec``, and TF's construction-time errors), it is also called on stand-ins for an element, as
 TF's tracing calls it once on symbolic ones: twice, first with zeros and every dimension the input spec leaves
@@ -193,8 +193,13 @@ class _ParallelMapDataset(_MapDataset):
 
 class _FilterDataset(_Unary):
     def __init__(self, input_dataset, predicate):
-        self._pred = predicate
         super().__init__(input_dataset)
+        traced = _traced(predicate, input_dataset.element_spec)
+        if traced is not None:  # traced once, as ``map``'s function (its output checked once, here)
+            _check_predicate(_output_spec(traced.structured_outputs), ", but its return type is ")
+            self._pred, self._checked = traced._call_checked, True
+            return
+        self._pred, self._checked = predicate, False
         out = _trace(predicate, input_dataset.element_spec)
         if out is not None:
             _check_predicate(out, ", but its return type is ")
@@ -205,8 +210,9 @@ class _FilterDataset(_Unary):
     def _elements(self):
         for element in self._input._elements():
             keep = _spec.normalize(_call(self._pred, element))
-            _check_predicate(_spec.spec_of(keep), ", but its return type is ")
-            if bool(keep.numpy()):
+            if not self._checked:
+                _check_predicate(_spec.spec_of(keep), ", but its return type is ")
+            if bool(keep._value):
                 yield element
 
     def _attempts(self):
@@ -219,8 +225,9 @@ class _FilterDataset(_Unary):
             except (errors.OpError, KernelError) as exc:
                 yield Failed(exc)
                 continue
-            _check_predicate(_spec.spec_of(keep), ", but its return type is ")
-            if bool(keep.numpy()):
+            if not self._checked:
+                _check_predicate(_spec.spec_of(keep), ", but its return type is ")
+            if bool(keep._value):
                 yield element
 
 
