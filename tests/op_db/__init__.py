@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     activation,
     asserting,
     conv,
+    counting,
     elementwise,
     foundation,
     gather,

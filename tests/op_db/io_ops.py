@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 import tapeflow as tf
+import tapeflow.io  # noqa: F401 - registers the tf.io ops (tf.io loads on first use)
 
 from .common import *  # noqa: F403
 

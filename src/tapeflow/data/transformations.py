@@ -3,12 +3,12 @@
 that build them.
 
 A ``map`` function (and a ``filter`` predicate) is traced once, when the dataset is built, as TF traces it (a
-``tf.function`` with the element spec as input signature, ``_traced``); each element runs the traced program. Other functions (and a map function
-the tracer cannot take) run eagerly, once per element. To know such a function's output types when the dataset is
-built (``element_spec``, and TF's construction-time errors), it is also called on stand-ins for an element, as
-TF's tracing calls it once on symbolic ones: twice, first with zeros and every dimension the input spec leaves
-unknown set to 1, then with ones and those dimensions set to 2, so that output dimensions that follow an unknown
-dimension or a value (``tf.range(x)``) come out unknown (``None``).
+``tf.function`` with the element spec as input signature, ``_traced``); each element runs the traced program.
+Other functions (and a map function the tracer cannot take) run eagerly, once per element. To know such a
+function's output types when the dataset is built (``element_spec``, and TF's construction-time errors), it is
+also called on stand-ins for an element, as TF's tracing calls it once on symbolic ones: twice, first with zeros
+and every dimension the input spec leaves unknown set to 1, then with ones and those dimensions set to 2, so that
+output dimensions that follow an unknown dimension or a value (``tf.range(x)``) come out unknown (``None``).
 """
 
 from __future__ import annotations

@@ -149,10 +149,19 @@ def _assert_same_structure(first, second):
 
 
 def _spec_of(value):
-    if isinstance(value, TensorSpec):
+    if isinstance(value, TensorSpec) or _is_tensor_array(value):
         return value
     t = to_tensor(value)
     return TensorSpec(t.shape, t.dtype)
+
+
+def _is_tensor_array(value):
+    return type(value).__name__ == "TensorArray" and hasattr(value, "_graph_buffer")
+
+
+def _loop_result(value):
+    """A loop variable as the loop returns it: a tensor, or a TensorArray as it is."""
+    return value if _is_tensor_array(value) else to_tensor(value)
 
 
 def _read_variables(value):
@@ -225,7 +234,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     while cond(*loop_vars):
         loop_vars = body(*loop_vars)
         _assert_same_structure(specs, list(loop_vars))
-    loop_vars = nest.map_structure(to_tensor, loop_vars)
+    loop_vars = nest.map_structure(_loop_result, loop_vars)
     return loop_vars[1] if maximum_iterations is not None else loop_vars
 
 
