@@ -112,6 +112,13 @@ def executing_eagerly():
     return _STATE.tracer is None
 
 
+def device(device_name):
+    """A scope for ops TF would place on ``device_name``; every op runs on the CPU here (``tf.device``)."""
+    from ._core.devices import device as scope
+
+    return scope(device_name)
+
+
 def init_scope():
     """A context whose ops run once, eagerly, outside the function being traced (``tf.init_scope``); outside a
     trace it changes nothing."""

@@ -11,7 +11,8 @@ from ._core.dtypes import as_dtype
 from ._core.tape import GradientTape
 from ._core.tensor import convert_to_tensor, wrap
 
-__all__ = ["compute_gradient"]
+__all__ = ["compute_gradient", "is_built_with_cuda", "is_built_with_rocm", "is_built_with_gpu_support",
+           "is_built_with_xla", "gpu_device_name", "is_gpu_available"]
 
 _DIFFERENTIABLE = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
 
@@ -124,3 +125,42 @@ def compute_gradient(f, x, delta=None):
         delta = 1.0 / 1024
     xs = [convert_to_tensor(v) for v in x]
     return jacobians(f, xs, delta)
+
+
+def is_built_with_cuda():
+    """Whether tapeflow was built with CUDA: never (NumPy on the CPU)."""
+    return False
+
+
+def is_built_with_rocm():
+    """Whether tapeflow was built with ROCm: never."""
+    return False
+
+
+def is_built_with_gpu_support():
+    """Whether tapeflow was built with any GPU support: never."""
+    return False
+
+
+def is_built_with_xla():
+    """Whether tapeflow was built with XLA: never (``jit_compile`` is accepted and compiles tapeflow's own way)."""
+    return False
+
+
+def gpu_device_name():
+    """The name of a GPU device: none here, ``""``."""
+    return ""
+
+
+def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None):
+    """Deprecated in TF (its warning is logged): whether a GPU is available, never here."""
+    import sys  # noqa: PLC0415
+
+    from ._core.logs import log_first_n  # noqa: PLC0415
+
+    caller = sys._getframe(1)
+    log_first_n("WARNING", f"From {caller.f_code.co_filename}:{caller.f_lineno}: is_gpu_available (from "
+                           "tensorflow.python.framework.test_util) is deprecated and will be removed in a future "
+                           "version.\nInstructions for updating:\nUse `tf.config.list_physical_devices('GPU')` "
+                           "instead.", 1, ("is_gpu_available",))
+    return False

@@ -147,7 +147,7 @@ class TFRecordDataset(_FileDataset):
     _TF_NAME = "TFRecordDatasetV2"
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
-        from ..io._extra import require  # noqa: PLC0415 - tf.io loads on first use
+        from .._core.extras import require  # noqa: PLC0415 - tf.io loads on first use
 
         require("google_crc32c", "tf.data.TFRecordDataset")
         super().__init__(filenames, compression_type, num_parallel_reads)

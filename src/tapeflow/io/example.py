@@ -6,7 +6,7 @@ serialize, parse and print as TF's do (text format included).
 
 from __future__ import annotations
 
-from ._extra import require
+from .._core.extras import require
 
 __all__ = ["message_classes", "NAMES"]
 

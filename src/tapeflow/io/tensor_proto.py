@@ -13,9 +13,9 @@ import numpy as np
 from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core.dispatch import execute
+from .._core.extras import require
 from .._core.registry import defop
 from .._core.tensor import convert_to_tensor
-from ._extra import require
 
 __all__ = ["serialize_tensor", "parse_tensor"]
 

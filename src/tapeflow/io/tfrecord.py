@@ -12,7 +12,7 @@ import struct
 import zlib
 
 from .._core import errors
-from ._extra import require
+from .._core.extras import require
 
 __all__ = ["TFRecordOptions", "TFRecordWriter", "read_records"]
 

@@ -1,0 +1,29 @@
+"""``tf.config`` beyond the golden cases: the BLAS thread count set through ``threadpoolctl`` (and put back), the
+``threads`` extra named when it is missing."""
+
+import sys
+
+import numpy as np
+import pytest
+import threadpoolctl
+
+import tapeflow as tf
+
+
+def _blas_threads():
+    return {info["num_threads"] for info in threadpoolctl.threadpool_info() if info["user_api"] == "blas"}
+
+
+def test_intra_op_threads_set_the_blas_pool_and_zero_puts_it_back():
+    np.dot(np.ones((2, 2)), np.ones((2, 2)))  # (BLAS loaded)
+    before = _blas_threads()
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    assert _blas_threads() == {1} and tf.config.threading.get_intra_op_parallelism_threads() == 1
+    tf.config.threading.set_intra_op_parallelism_threads(0)
+    assert _blas_threads() == before and tf.config.threading.get_intra_op_parallelism_threads() == 0
+
+
+def test_a_missing_extra_is_named(monkeypatch):
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)
+    with pytest.raises(ImportError, match=r"pip install 'tapeflow\[threads\]'"):
+        tf.config.threading.set_intra_op_parallelism_threads(2)
