@@ -2,7 +2,7 @@
 
 from .base import InputSpec, Layer
 from .convolutional import Conv1D, Conv2D
-from .core import Activation, Add, Concatenate, Dense, Dropout, Embedding, Flatten, Reshape
+from .core import Activation, Add, Concatenate, Dense, Dropout, Embedding, Flatten, Lambda, Reshape
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (
     AveragePooling1D,
@@ -16,7 +16,7 @@ from .pooling import (
 )
 from .recurrent import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
-__all__ = ["Layer", "InputSpec", "Dense", "Activation", "Flatten", "Reshape", "Dropout", "Add", "Concatenate",
+__all__ = ["Layer", "InputSpec", "Dense", "Activation", "Lambda", "Flatten", "Reshape", "Dropout", "Add", "Concatenate",
            "Embedding", "BatchNormalization", "LayerNormalization"]
 __all__ += ["SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell"]
 __all__ += ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",

@@ -9,6 +9,9 @@ values are ``x / (1 - rate)``.
 
 from __future__ import annotations
 
+import base64
+import inspect
+import marshal
 import math
 
 import numpy as np
@@ -152,6 +155,84 @@ class Activation(Layer):
 
     def get_config(self):
         return {**super().get_config(), "activation": _activations.serialize(self.activation)}
+
+
+class Lambda(Layer):
+    """A layer that calls ``function`` on its inputs (``keras.layers.Lambda``): with ``arguments`` as keywords,
+    and ``mask`` or ``training`` when ``function`` takes them. ``output_shape`` (a shape without the batch axis, or
+    a function of the input shape) says what ``compute_output_shape`` gives; without it a functional model finds
+    the shape by running the function. ``mask`` is the output mask, or a function ``(inputs, mask) -> mask``."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        self.function = function
+        self.arguments = dict(arguments or {})
+        self.mask = mask
+        self.supports_masking = mask is not None
+        self._output_shape = output_shape
+        try:
+            params = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            params = {}
+        self._takes_mask, self._takes_training = "mask" in params, "training" in params
+        self._build_at_init()
+
+    def call(self, inputs, mask=None, training=None):
+        kwargs = dict(self.arguments)
+        if self._takes_mask:
+            kwargs["mask"] = mask
+        if self._takes_training:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs, previous_mask=None):
+        if callable(self.mask):
+            return self.mask(inputs, previous_mask)
+        return self.mask
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            return super().compute_output_shape(input_shape)
+        if callable(self._output_shape):
+            return tuple(self._output_shape(input_shape))
+        return (tuple(input_shape)[0], *self._output_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "function": _serialize_function(self.function), "arguments": self.arguments}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        config["function"] = _deserialize_function(config["function"], custom_objects)
+        return cls(**config)
+
+
+def _serialize_function(fn):
+    """``function`` in a Lambda's config as Keras writes it: a named function by name, a Python lambda as its
+    marshalled code (base64), defaults and closure."""
+    if getattr(fn, "__name__", "") != "<lambda>":
+        return {"module": "builtins", "class_name": "function", "config": fn.__name__, "registered_name": "function"}
+    code = base64.b64encode(marshal.dumps(fn.__code__)).decode("ascii")
+    closure = tuple(c.cell_contents for c in fn.__closure__) if fn.__closure__ else None
+    return {"class_name": "__lambda__", "config": {"code": code, "defaults": fn.__defaults__, "closure": closure}}
+
+
+def _deserialize_function(spec, custom_objects):
+    if isinstance(spec, dict) and spec.get("class_name") == "__lambda__":
+        raise ValueError("Requested the deserialization of a `Lambda` layer whose `function` is a Python lambda. "
+                         "This carries a potential risk of arbitrary code execution and thus it is disallowed by "
+                         "default. If you trust the source of the artifact, you can override this error by passing "
+                         "`safe_mode=False` to the loading function, or calling "
+                         "`keras.config.enable_unsafe_deserialization().")
+    name = spec.get("config") if isinstance(spec, dict) else spec
+    if custom_objects and name in custom_objects:
+        return custom_objects[name]
+    import tapeflow  # noqa: PLC0415
+
+    for namespace in (tapeflow.nn, tapeflow.math, tapeflow):
+        if callable(getattr(namespace, str(name), None)):
+            return getattr(namespace, name)
+    return _activations.get(name)
 
 
 class Flatten(Layer):
