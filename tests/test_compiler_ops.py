@@ -28,7 +28,9 @@ PENDING = {
 }
 
 # Ops whose results are random (their streams advance): compared by shape and dtype only.
-RANDOM = {"RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal", "Multinomial",
+RANDOM = {"StatefulStandardNormalV2", "StatefulTruncatedNormal", "StatefulUniform", "StatefulUniformInt",
+          "StatefulUniformFullInt", "StatefulRandomBinomial",
+          "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal", "Multinomial",
           "RandomShuffle"}
 
 

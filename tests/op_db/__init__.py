@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     elementwise,
     foundation,
     gather,
+    generator,
     io_ops,
     linalg,
     manip,

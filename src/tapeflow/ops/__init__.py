@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     elementwise_ops,
     functional_ops,
     gather_ops,
+    generator_ops,
     linalg_ops,
     manip_ops,
     math_ops,
