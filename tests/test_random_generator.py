@@ -63,3 +63,15 @@ def test_a_traced_function_draws_as_eager_calls_do():
 def test_the_global_generator():
     tf.random.set_global_generator(tf.random.Generator.from_seed(9))
     assert tf.random.get_global_generator().state.numpy().tolist() == [9, 0, 0]
+
+
+def test_stateless_split_and_fold_in():
+    split = tf.random.experimental.stateless_split(tf.constant([1, 2], tf.int64), num=3)
+    assert split.shape == (3, 2) and split.dtype == tf.int64
+    again = tf.random.experimental.stateless_split(tf.constant([1, 2], tf.int64), num=3)
+    np.testing.assert_array_equal(split.numpy(), again.numpy())  # a function of the seed
+    folded = tf.random.experimental.stateless_fold_in(tf.constant([1, 2]), 7)
+    assert folded.numpy().tolist()[1] == 7 and folded.dtype == tf.int32
+    assert tf.random.experimental.stateless_fold_in([1, 2], 8).numpy()[0] == folded.numpy()[0]
+    draws = [tf.random.stateless_normal([3], seed=s).numpy() for s in split.numpy()]
+    assert not np.array_equal(draws[0], draws[1])
