@@ -117,7 +117,6 @@ def trace_sub(fn, args, name, shapes=None):
     tracer.dynamic.update(parent.dynamic)
     tracer.static_shapes.update(parent.static_shapes)
     tracer.generalised = parent.generalised
-    tracer.producers = parent.producers
     tracer.autograph = parent.autograph
     tracer.names = parent.names
     tracer.poisoned = dict(parent.poisoned)

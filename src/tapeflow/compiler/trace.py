@@ -25,7 +25,6 @@ import numpy as np
 
 from .._core import errors, observers
 from .._core.equation import READ, op_of
-from .._core.jacobian import ELEMENTWISE
 from .._core.registry import REGISTRY
 from .._core.shape import TensorShape
 from .._core.state import PACKAGE_DIR, STATE, next_id, user_frame
@@ -105,7 +104,6 @@ class Tracer:
         self.outside = ([], None)  # the recording observers and trace outside this one (``init_scope``)
         self.eager_spans = []  # the id ranges ``init_scope`` blocks made eagerly
         self.names = {}  # placeholder id -> TF's name of it (``"x:0"``)
-        self.producers = {}  # tensor id -> the node that made it
         self.dynamic = set()  # ids whose values depend on the inputs or on variables (not foldable constants)
         self.autograph = True  # whether the function is AutoGraph's (TF wraps its errors, allows iteration)
         self.stacks = {}  # id() of an equation -> the user's frames that made it
@@ -226,9 +224,7 @@ class Tracer:
             outs, values = (outs,), (values,)
         key = eq[0]
         op = REGISTRY.get(key) if key.__class__ is str else None
-        if op is None or op.stateful or not (self.shape_dynamic or key in ELEMENTWISE):
-            # (A whole function traced for a relaxed signature runs again per shape, so shapes past elementwise
-            # ops may show as they are there: code reading them as numbers keeps working.)
+        if op is None or op.stateful:
             return
         stand_ins = []
         for v, k in zip(eq[7::2], known):
