@@ -27,3 +27,15 @@ def test_a_missing_extra_is_named(monkeypatch):
     monkeypatch.setitem(sys.modules, "threadpoolctl", None)
     with pytest.raises(ImportError, match=r"pip install 'tapeflow\[threads\]'"):
         tf.config.threading.set_intra_op_parallelism_threads(2)
+
+
+def test_is_gpu_available_logs_tf_s_deprecation_once(caplog, monkeypatch):
+    from tapeflow._core import logs
+
+    monkeypatch.setattr(logs, "_counts", {})  # (as in a fresh process)
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        assert tf.test.is_gpu_available() is False
+        assert tf.test.is_gpu_available() is False
+    lines = [r.getMessage() for r in caplog.records if "is_gpu_available" in r.getMessage()]
+    assert len(lines) == 1
+    assert lines[0].startswith(f"From {__file__}:") and "list_physical_devices('GPU')" in lines[0]
