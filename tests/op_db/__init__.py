@@ -26,6 +26,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     segment,
     shape_like,
     sort,
+    sparse,
     stateless_random,
     tensor_array,
 )

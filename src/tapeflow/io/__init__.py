@@ -6,9 +6,10 @@ Loaded on first use (``tf.io``). The TFRecord format and the ``Example`` message
 extra (``protobuf`` and ``google-crc32c``); using them without it raises an ``ImportError`` that names it.
 """
 
-from .parsing import FixedLenFeature, parse_example, parse_single_example
+from .parsing import FixedLenFeature, VarLenFeature, parse_example, parse_single_example
 from .tensor_proto import parse_tensor, serialize_tensor
 from .tfrecord import TFRecordOptions, TFRecordWriter
 
-__all__ = ["TFRecordWriter", "TFRecordOptions", "FixedLenFeature", "parse_single_example", "parse_example",
+__all__ = ["TFRecordWriter", "TFRecordOptions", "FixedLenFeature", "VarLenFeature", "parse_single_example",
+           "parse_example",
            "serialize_tensor", "parse_tensor"]

@@ -15,7 +15,7 @@ from .._core.registry import defop
 from .._core.tensor import convert_to_tensor
 from .example import message_classes
 
-__all__ = ["FixedLenFeature", "parse_single_example", "parse_example"]
+__all__ = ["FixedLenFeature", "VarLenFeature", "parse_single_example", "parse_example"]
 
 _KINDS = {"int64": "int64_list", "float32": "float_list", "string": "bytes_list"}
 _TYPE_NAMES = {"int64_list": "int64", "float_list": "float", "bytes_list": "string"}
@@ -31,9 +31,18 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature", ["shape", "dtype
         return super().__new__(cls, shape, dtype, default_value)
 
 
-def _error(message, n_dense):
-    kernel = (f"ParseExampleV2_Tdense_{n_dense}_num_sparse_0_ragged_split_types_0_ragged_value_types_0_"
-              "sparse_types_0")
+class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
+    """A feature of any number of values of ``dtype``, parsed into a ``tf.SparseTensor`` (``tf.io.VarLenFeature``)."""
+
+    __slots__ = ()
+
+
+def _error(message, counts):
+    """TF's error, its kernel named by how many dense and sparse features were asked for (``counts``: either
+    the dense count alone, or ``(dense, sparse)``)."""
+    n_dense, n_sparse = counts if isinstance(counts, tuple) else (counts, 0)
+    kernel = (f"ParseExampleV2_Tdense_{n_dense}_num_sparse_{n_sparse}_ragged_split_types_0_ragged_value_types_0_"
+              f"sparse_types_{n_sparse}")
     return errors.InvalidArgumentError(None, None, f"{{{{function_node __wrapped__{kernel}_device_"
                                                    f"{errors.CPU_DEVICE}}}}} {message} [Op:ParseExampleV2]")
 
@@ -44,6 +53,12 @@ def _checked_features(features):
     out = {}
     for key in sorted(features):
         spec = features[key]
+        if isinstance(spec, VarLenFeature):
+            dtype = _dtypes.as_dtype(spec.dtype)
+            if dtype.name not in _KINDS:
+                raise ValueError(f"Unsupported dtype {dtype.name}.")
+            out[key] = (None, dtype, None)
+            continue
         if not isinstance(spec, FixedLenFeature):
             raise ValueError(f"Unsupported {type(spec).__name__} {spec}.")
         dtype = _dtypes.as_dtype(spec.dtype)
@@ -98,14 +113,53 @@ def _parse_forward(serialized, key, shape, dtype, default, n_dense):
 PARSE_EXAMPLE = defop("ParseExampleV2", same_dtype=False)(_parse_forward)
 
 
+def _varlen_forward(serialized, key, dtype, n_dense):
+    """``key``'s values of each serialized example as a sparse tensor's indices, values and dense shape."""
+    records = [v if isinstance(v, bytes) else str(v).encode() for v in np.asarray(serialized, object).ravel()]
+    np_dtype = object if dtype == "string" else np.dtype(dtype)
+    rows = []
+    for r in records:
+        present = _example(r, n_dense)
+        if key not in present:
+            rows.append([])
+            continue
+        feature = present[key]
+        kind, want = feature.WhichOneof("kind"), _KINDS[dtype]
+        if kind is not None and kind != want:
+            raise _error(f"Key: {key}.  Data types don't match. Expected type: {_TYPE_NAMES[want]}, Actual type: "
+                         f"{_TYPE_NAMES[kind]}", n_dense)
+        rows.append(list(getattr(feature, want).value) if kind is not None else [])
+    width = max((len(r) for r in rows), default=0)
+    if np.ndim(serialized) == 0:
+        indices = np.arange(len(rows[0]), dtype=np.int64).reshape(-1, 1)
+        shape = np.array([len(rows[0])], np.int64)
+    else:
+        indices = np.array([[b, i] for b, r in enumerate(rows) for i in range(len(r))], np.int64).reshape(-1, 2)
+        shape = np.array([len(rows), width], np.int64)
+    values = np.asarray([v for r in rows for v in r], dtype=np_dtype)
+    return indices, values, shape
+
+
+# A VarLenFeature of serialized ``tf.train.Example`` records: the three parts of a ``tf.SparseTensor``.
+PARSE_VAR_LEN = defop("ParseExampleVarLen", num_outputs=3, same_dtype=False)(_varlen_forward)
+
+
 def _parse(serialized, features, rank):
     checked = _checked_features(features)
     t = convert_to_tensor(serialized, dtype=_dtypes.string)
     if t.shape.rank != rank:
         raise ValueError(f"Input serialized must be a {'scalar' if rank == 0 else 'vector'}, got shape {t.shape}")
-    n = len(checked)
+    n_sparse = sum(1 for shape, _, _ in checked.values() if shape is None)
+    n = (len(checked) - n_sparse, n_sparse) if n_sparse else len(checked)
     out = {}
     for key, (shape, dtype, default) in checked.items():  # (sorted: the first missing feature is TF's)
+        if shape is None:  # a VarLenFeature
+            from ..ops.sparse_ops import SparseTensor  # noqa: PLC0415
+
+            indices, values, dense_shape = execute(PARSE_VAR_LEN, (t,), {"key": key, "dtype": dtype.name,
+                                                                         "n_dense": n})
+            out[key] = SparseTensor(indices, values, dense_shape)
+            continue
         default = None if default is None else tuple(np.ravel(np.asarray(default, object if dtype.name == "string"
                                                                          else dtype.as_numpy_dtype)).tolist())
         out[key] = execute(PARSE_EXAMPLE, (t,), {"key": key, "shape": shape, "dtype": dtype.name,

@@ -35,6 +35,7 @@ from . import (  # noqa: F401
     segment_ops,
     shape_like_ops,
     sort_ops,
+    sparse_ops,
     stateless_random_ops,
     tensor_array,
     variable_methods,
