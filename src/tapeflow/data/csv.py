@@ -147,7 +147,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     header, or ``column_names``), each a vector of ``batch_size`` values whose type is inferred from the first
     ``num_rows_for_inference`` rows (int32, float32 or string) unless ``column_defaults`` gives it; ``label_name``
     names the column returned apart. Repeats ``num_epochs`` times (forever by default) and shuffles unless told
-    not to, as TF's does."""
+    not to, as TF's does. Files are read one after another (``num_parallel_reads`` and ``sloppy`` are accepted)."""
     patterns = [file_pattern] if isinstance(file_pattern, (str, bytes)) else list(file_pattern)
     files = sorted({f for p in patterns for f in glob.glob(p.decode() if isinstance(p, bytes) else p)})
     if not files:
