@@ -211,7 +211,8 @@ _ADDR = re.compile(r"0x[0-9a-fA-F]+")
 # tapeflow's module paths stand where TF's stand (``repr(optimizer)`` shows the class path).
 _PATHS = (("tapeflow.keras.optimizers.", "keras.src.optimizers."),
           ("tapeflow._core.indexed_slices.", "tensorflow.python.framework.indexed_slices."),
-          ("tapeflow._core.tensor.EagerTensor", "tensorflow.python.framework.ops.EagerTensor"))
+          ("tapeflow._core.tensor.EagerTensor", "tensorflow.python.framework.ops.EagerTensor"),
+          ("tapeflow.ops.sparse_ops.SparseTensor", "tensorflow.python.framework.sparse_tensor.SparseTensor"))
 
 
 def normalize(text: str) -> str:

@@ -77,6 +77,8 @@ def cast(x, dtype, name=None):
     dtype = _dtypes.as_dtype(dtype)
     if getattr(x, "_tapeflow_indexed_slices", False):
         return type(x)(cast(x.values, dtype), x.indices, x.dense_shape)  # TF casts the values and keeps slices
+    if getattr(x, "_tapeflow_sparse", False):
+        return x.with_values(cast(x.values, dtype))
     x = to_tensor(x)
     if x.dtype == dtype:
         try:
@@ -269,6 +271,8 @@ def identity(input, name=None):
     """A tensor with the same value as ``input`` (``tf.identity``); variables are read, ``IndexedSlices`` kept."""
     if getattr(input, "_tapeflow_indexed_slices", False):
         return type(input)(identity(input.values), input.indices, input.dense_shape)
+    if getattr(input, "_tapeflow_sparse", False):
+        return input.with_values(identity(input.values))
     return execute(IDENTITY, (to_tensor(input),))
 
 
@@ -278,6 +282,8 @@ STOP_GRADIENT = defop("StopGradient", dtypes=ALL)(lambda x: x)
 
 def stop_gradient(input, name=None):
     """The value of ``input``, with no gradient flowing through it (``tf.stop_gradient``)."""
+    if getattr(input, "_tapeflow_sparse", False):
+        return input.with_values(stop_gradient(input.values))
     return execute(STOP_GRADIENT, (to_tensor(input),))
 
 

@@ -426,10 +426,13 @@ def add_n(inputs, name=None):
 # ------------------------------------------------------------------------------------------ public functions
 
 
-def _public(name, op, doc, top=False, arity=1):
-    """The public function ``name`` running ``op``, exported to ``tf.math`` (and top-level ``tf`` with ``top``)."""
+def _public(name, op, doc, top=False, arity=1, keeps_zero=False):
+    """The public function ``name`` running ``op``, exported to ``tf.math`` (and top-level ``tf`` with ``top``).
+    With ``keeps_zero`` (``f(0) == 0``) it also maps a ``SparseTensor``'s values, as TF dispatches those ops."""
     if arity == 1:
         def api(x, name=None):
+            if keeps_zero and getattr(x, "_tapeflow_sparse", False):
+                return x.with_values(api(x.values))
             return _run(op, (x,))
     else:
         def api(x, y, name=None):
@@ -440,22 +443,24 @@ def _public(name, op, doc, top=False, arity=1):
     return export(f"math.{name}", *((name,) if top else ()))(api)
 
 
-sin = _public("sin", SIN, "Elementwise sine (``tf.math.sin``).", top=True)
+sin = _public("sin", SIN, "Elementwise sine (``tf.math.sin``).", top=True, keeps_zero=True)
 cos = _public("cos", COS, "Elementwise cosine (``tf.math.cos``).", top=True)
-tan = _public("tan", TAN, "Elementwise tangent (``tf.math.tan``).", top=True)
-asin = _public("asin", ASIN, "Elementwise arcsine; NaN outside [-1, 1] for reals (``tf.math.asin``).", top=True)
+tan = _public("tan", TAN, "Elementwise tangent (``tf.math.tan``).", top=True, keeps_zero=True)
+asin = _public("asin", ASIN, "Elementwise arcsine; NaN outside [-1, 1] for reals (``tf.math.asin``).", top=True,
+               keeps_zero=True)
 acos = _public("acos", ACOS, "Elementwise arccosine; NaN outside [-1, 1] for reals (``tf.math.acos``).", top=True)
-atan = _public("atan", ATAN, "Elementwise arctangent (``tf.math.atan``).", top=True)
+atan = _public("atan", ATAN, "Elementwise arctangent (``tf.math.atan``).", top=True, keeps_zero=True)
 sinh = _public("sinh", SINH, "Elementwise hyperbolic sine (``tf.math.sinh``).", top=True)
 cosh = _public("cosh", COSH, "Elementwise hyperbolic cosine (``tf.math.cosh``).", top=True)
 asinh = _public("asinh", ASINH, "Elementwise inverse hyperbolic sine; its gradient is ``1 / cosh(asinh(x))``, as "
-                                "TF's (``tf.math.asinh``).", top=True)
+                                "TF's (``tf.math.asinh``).", top=True, keeps_zero=True)
 acosh = _public("acosh", ACOSH, "Elementwise inverse hyperbolic cosine; NaN below 1 (``tf.math.acosh``).", top=True)
-atanh = _public("atanh", ATANH, "Elementwise inverse hyperbolic tangent (``tf.math.atanh``).", top=True)
+atanh = _public("atanh", ATANH, "Elementwise inverse hyperbolic tangent (``tf.math.atanh``).", top=True,
+                keeps_zero=True)
 expm1 = _public("expm1", EXPM1, "Elementwise ``exp(x) - 1``, exact near 0 (``tf.math.expm1``).")
 log1p = _public("log1p", LOG1P, "Elementwise ``log(1 + x)``, exact near 0 (``tf.math.log1p``).")
 erf = _public("erf", ERF, "Elementwise error function; float64 gives NaN once ``x * x`` overflows, as TF's kernel "
-                          "(``tf.math.erf``).")
+                          "(``tf.math.erf``).", keeps_zero=True)
 erfc = _public("erfc", ERFC, "Elementwise ``1 - erf(x)``, accurate in its tail (``tf.math.erfc``).")
 lgamma = _public("lgamma", LGAMMA, "Elementwise ``log|Gamma(x)|``; inf at the poles (``tf.math.lgamma``).")
 digamma = _public("digamma", DIGAMMA, "Elementwise ``Gamma'(x) / Gamma(x)``; NaN at the poles, as TF's kernel "

@@ -616,10 +616,16 @@ def _binary_api(op, doc, lenient=False):
     return api
 
 
-def _unary_api(op, doc):
+def _unary_api(op, doc, keeps_zero=False):
+    """The public function running ``op``; with ``keeps_zero`` (``f(0) == 0``) it also maps a ``SparseTensor``'s
+    values, as TF dispatches its zero-preserving ops."""
     def api(x, name=None):
         # A tensor goes straight through (no ``to_tensor`` call): ``tf.nn.relu`` & co. run on every layer.
-        return execute(op, (x if type(x) is EagerTensor else to_tensor(x),))
+        if type(x) is EagerTensor:
+            return execute(op, (x,))
+        if keeps_zero and getattr(x, "_tapeflow_sparse", False):
+            return x.with_values(api(x.values))
+        return execute(op, (to_tensor(x),))
 
     api.__doc__ = doc
     return api
@@ -643,24 +649,26 @@ greater_equal = _binary_api(GREATER_EQUAL, "Elementwise ``x >= y`` (``tf.math.gr
 logical_and = _binary_api(LOGICAL_AND, "Elementwise logical and of bool tensors (``tf.math.logical_and``).")
 logical_or = _binary_api(LOGICAL_OR, "Elementwise logical or of bool tensors (``tf.math.logical_or``).")
 
-negative = _unary_api(NEG, "Elementwise ``-x`` (``tf.math.negative``).")
-square = _unary_api(SQUARE, "Elementwise ``x * x`` (``tf.math.square``).")
-sqrt = _unary_api(SQRT, "Elementwise square root; its gradient at 0 is ``inf`` (``tf.math.sqrt``).")
+negative = _unary_api(NEG, "Elementwise ``-x`` (``tf.math.negative``).", keeps_zero=True)
+square = _unary_api(SQUARE, "Elementwise ``x * x`` (``tf.math.square``).", keeps_zero=True)
+sqrt = _unary_api(SQRT, "Elementwise square root; its gradient at 0 is ``inf`` (``tf.math.sqrt``).", keeps_zero=True)
 rsqrt = _unary_api(RSQRT, "Elementwise ``1 / sqrt(x)`` (``tf.math.rsqrt``).")
 exp = _unary_api(EXP, "Elementwise ``e ** x`` (``tf.math.exp``).")
 log = _unary_api(LOG, "Elementwise natural logarithm (``tf.math.log``).")
 reciprocal = _unary_api(RECIPROCAL, "Elementwise ``1 / x`` (``tf.math.reciprocal``).")
-sign = _unary_api(SIGN, "Elementwise sign (-1, 0 or 1); its gradient is zero (``tf.math.sign``).")
+sign = _unary_api(SIGN, "Elementwise sign (-1, 0 or 1); its gradient is zero (``tf.math.sign``).", keeps_zero=True)
 floor = _unary_api(FLOOR, "Elementwise floor; not differentiable (``tf.math.floor``).")
 round = _unary_api(ROUND, "Elementwise rounding, half to even; not differentiable (``tf.math.round``).")
 sigmoid = _unary_api(SIGMOID, "Elementwise logistic function ``1 / (1 + exp(-x))`` (``tf.math.sigmoid``).")
-tanh = _unary_api(TANH, "Elementwise hyperbolic tangent (``tf.math.tanh``).")
+tanh = _unary_api(TANH, "Elementwise hyperbolic tangent (``tf.math.tanh``).", keeps_zero=True)
 relu = _unary_api(RELU, "Rectified linear unit ``max(x, 0)``; its gradient at 0 is 0 (``tf.nn.relu``).")
 logical_not = _unary_api(LOGICAL_NOT, "Elementwise logical not of a bool tensor (``tf.math.logical_not``).")
 
 
 def abs(x, name=None):
     """Elementwise absolute value (``|z|`` as a real tensor for complex input); ``abs'(0) = 0`` (``tf.math.abs``)."""
+    if getattr(x, "_tapeflow_sparse", False):  # zero-preserving: TF maps a SparseTensor's values
+        return x.with_values(abs(x.values))
     x = to_tensor(x)
     return execute(COMPLEX_ABS if x._value.dtype.kind == "c" else ABS, (x,))
 

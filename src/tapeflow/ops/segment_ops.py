@@ -88,10 +88,11 @@ def _sorted_forward(op_name, ufunc, empty):
     def forward(data, ids):
         rows, starts, run_ids = _sorted_runs(op_name, data, ids)
         out = np.full((rows,) + data.shape[1:], empty, data.dtype)
-        if ids.size:
+        if ids.size and ufunc in _EXTREMES:
             out[run_ids] = ufunc.reduceat(data, starts, axis=0, dtype=data.dtype)
-            if ufunc in _EXTREMES:
-                _nan_as_tf(out, ufunc, data, ids)
+            _nan_as_tf(out, ufunc, data, ids)
+        elif ids.size:  # rows added (multiplied) one after another, as TF's kernel does: reduceat's order rounds
+            ufunc.at(out, ids, data)  # differently (0.1 + 0.1 + 2.0 in float32: 2.2 here, 2.1999998 from reduceat)
         return out
 
     return forward

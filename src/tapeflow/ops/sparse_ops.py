@@ -5,8 +5,10 @@ A sparse tensor is three tensors: ``indices`` (int64 ``[n, rank]``, in row-major
 (``[n]``) and ``dense_shape`` (int64 ``[rank]``). The ops here are written with tapeflow's ops over them (the
 checks and the index work are ops of their own: ``SparseToDense``, ``SparseReorderPermutation``,
 ``SparseIndexUnion``), so gradients reach ``values`` and the dense operands, and traced functions compute each
-call's indices. ``sparse_dense_matmul`` multiplies through the dense form of the sparse operand: its values are
-TF's, its memory that of the dense matrix.
+call's indices. Values move with ``SparsePermute`` (``values[perm]``), whose gradient is the upstream gradient
+put back by the inverse permutation (``tf.math.invert_permutation``): dense, as TF's are, where a ``gather``
+would give ``IndexedSlices``. ``sparse_dense_matmul`` multiplies through the dense form of the sparse operand:
+its values are TF's, its memory that of the dense matrix.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from .math_ops import not_equal
 from .reduction_ops import reduce_sum as _reduce_sum
 from .scatter_ops import gather_nd
 
-__all__ = ["SparseTensor", "to_dense", "from_dense", "reorder", "reduce_sum", "add", "sparse_dense_matmul"]
+__all__ = ["SparseTensor", "to_dense", "from_dense", "reorder", "reduce_sum", "add", "sparse_dense_matmul",
+           "invert_permutation"]
 
 
 @export("SparseTensor", "sparse.SparseTensor")
@@ -166,11 +169,51 @@ def SPARSE_REORDER_PERMUTATION(indices):
     return np.lexsort(idx.T[::-1]).astype(np.int64)
 
 
+@defop("InvertPermutation", same_dtype=False)
+def INVERT_PERMUTATION(x):
+    """``y`` with ``y[x[i]] = i``."""
+    x = np.asarray(x)
+    if x.ndim != 1:
+        raise errors.op_error("InvertPermutation", "invert_permutation expects a 1D vector.", name=None)
+    seen = np.zeros(x.size, bool)
+    for v in x.tolist():  # TF's kernel reports the first bad entry, in order
+        if not 0 <= v < x.size:
+            raise errors.op_error("InvertPermutation", f"{v} is not between 0 and {x.size}", name=None)
+        if seen[v]:
+            raise errors.op_error("InvertPermutation", f"{v} is duplicated in the input.", name=None)
+        seen[v] = True
+    out = np.empty_like(x)
+    out[x] = np.arange(x.size, dtype=x.dtype)
+    return out
+
+
+@export("math.invert_permutation", "invert_permutation")
+def invert_permutation(x, name=None):
+    """The inverse of the permutation ``x`` (``tf.math.invert_permutation``)."""
+    return execute(INVERT_PERMUTATION, (to_tensor(x),))
+
+
+@defop("SparsePermute", dtypes=ALL, same_dtype=False)
+def SPARSE_PERMUTE(values, perm):
+    """``values[perm]``."""
+    return np.asarray(values)[np.asarray(perm)]
+
+
+@SPARSE_PERMUTE.defvjp
+def _sparse_permute_grad(g, y, values, perm):
+    return execute(SPARSE_PERMUTE, (g, execute(INVERT_PERMUTATION, (perm,)))), None
+
+
+def _ordered(indices, values, dense_shape):
+    """A ``SparseTensor`` of these entries in row-major order."""
+    perm = execute(SPARSE_REORDER_PERMUTATION, (indices,))
+    return SparseTensor(gather(indices, perm), execute(SPARSE_PERMUTE, (values, perm)), dense_shape)
+
+
 @export("sparse.reorder")
 def reorder(sp_input, name=None):
     """``sp_input`` with its entries in row-major order (``tf.sparse.reorder``)."""
-    perm = execute(SPARSE_REORDER_PERMUTATION, (sp_input.indices,))
-    return SparseTensor(gather(sp_input.indices, perm), gather(sp_input.values, perm), sp_input.dense_shape)
+    return _ordered(sp_input.indices, sp_input.values, sp_input.dense_shape)
 
 
 @export("sparse.reduce_sum")

@@ -1,6 +1,9 @@
 """tf.SparseTensor and the first of tf.sparse (TF 2.21): construction and printing, to_dense (order and bounds
 errors), from_dense, reorder, reduce_sum (dense and sparse output), add (sparse and dense), sparse_dense_matmul
-with gradients to the dense operand and the values, and tf.io.VarLenFeature parsed into sparse tensors."""
+with gradients to the dense operand and the values, and tf.io.VarLenFeature parsed into sparse tensors; the rest of
+tf.sparse (reshape, slice, concat, retain, fill_empty_rows, softmax, expand_dims, transpose, to_indicator, reduce_max,
+maximum/minimum, mask, map_values, eye), the zero-preserving math ops on sparse tensors, and the sparse embedding
+lookups."""
 
 from tests.golden.harness import case, catch
 
@@ -48,3 +51,71 @@ def var_len_features(tf):
     many = tf.io.parse_example([ex.SerializeToString(), other.SerializeToString()], spec)
     return [{k: _parts(v) for k, v in one.items()}, {k: _parts(v) for k, v in many.items()},
             catch(tf.io.parse_single_example, ex.SerializeToString(), {"v": tf.io.VarLenFeature(tf.float32)})]
+
+
+@case
+def sparse_manipulation(tf):
+    st = tf.SparseTensor([[0, 1], [1, 0], [2, 1]], [1.5, -2.0, 3.0], [3, 2])
+    holes = tf.SparseTensor([[0, 1], [2, 0]], [1.0, 2.0], [4, 2])
+    filled, empty = tf.sparse.fill_empty_rows(holes, -1.0)
+    other = tf.SparseTensor([[0, 1], [2, 0]], [5.0, -1.0], [3, 2])
+    x = tf.Variable([1.5, -2.0, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        mine = tf.SparseTensor([[0, 0], [0, 1], [1, 1]], x, [2, 2])
+        soft = tf.reduce_sum(tf.sparse.softmax(mine).values * [1.0, 2.0, 3.0])
+        moved = tf.reduce_sum(tf.sparse.transpose(mine).values * [1.0, 2.0, 3.0])
+    return [_parts(tf.sparse.reshape(st, [2, 3])), _parts(tf.sparse.reshape(st, [-1])),
+            catch(tf.sparse.reshape, st, [4, 2]), _parts(tf.sparse.slice(st, [1, 0], [2, 2])),
+            _parts(tf.sparse.concat(0, [st, st])), _parts(tf.sparse.concat(1, [st, st])),
+            _parts(tf.sparse.retain(st, [True, False, True])), _parts(filled), empty,
+            _parts(tf.sparse.softmax(tf.SparseTensor([[0, 0], [0, 1], [1, 1]], [1.0, 2.0, 3.0], [2, 2]))),
+            _parts(tf.sparse.expand_dims(st, 0)), _parts(tf.sparse.expand_dims(st, -1)),
+            _parts(tf.sparse.transpose(st)),
+            tf.sparse.to_indicator(tf.SparseTensor([[0, 0], [0, 1], [1, 0]], [2, 0, 1], [2, 2]), 4),
+            tf.sparse.reduce_max(st), tf.sparse.reduce_max(st, axis=1), tf.sparse.reduce_max(st, axis=0,
+                                                                                             keepdims=True),
+            _parts(tf.sparse.maximum(st, other)), _parts(tf.sparse.minimum(st, other)),
+            tape.gradient(soft, x), tape.gradient(moved, x), tf.math.invert_permutation([2, 0, 1]),
+            catch(tf.math.invert_permutation, [0, 0, 1])]
+
+
+@case
+def sparse_elementwise_and_helpers(tf):
+    st = tf.SparseTensor([[0, 1], [1, 0], [2, 1]], [0.5, -0.25, 0.75], [3, 2])
+    slices = tf.IndexedSlices(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), tf.constant([0, 2, 4]),
+                              tf.constant([5, 2]))
+    masked = tf.sparse.mask(slices, tf.constant([2]))
+    return [{f: _parts(getattr(tf.math, f)(st)) for f in ["abs", "negative", "square", "sqrt", "sign", "sin", "tan",
+                                                        "asin", "atan", "asinh", "atanh", "erf"]},
+            _parts(tf.cast(st, tf.float64)), _parts(tf.identity(st)), _parts(tf.stop_gradient(st)),
+            catch(tf.exp, st), catch(tf.math.cos, st), _parts(st / tf.ones([3, 2]) * 2),
+            _parts(tf.sparse.map_values(tf.math.multiply, st, 3.0)),
+            _parts(tf.sparse.map_values(tf.add, st, st)), catch(tf.sparse.map_values, tf.add, 1.0, 2.0),
+            _parts(tf.sparse.eye(3)), _parts(tf.sparse.eye(2, 3, dtype=tf.int32)),
+            [masked.values, masked.indices, masked.dense_shape]]
+
+
+@case
+def sparse_embedding_lookups(tf):
+    table = tf.Variable(tf.reshape(tf.range(12, dtype=tf.float32), [4, 3]))
+    ids = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 2]], tf.constant([1, 3, 0, 2], tf.int64), [4, 3])
+    w = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 2]], [1.0, 2.0, 0.5, 0.5], [4, 3])
+    bad = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 2]], tf.constant([1, -1, 0, 2], tf.int64), [4, 3])
+    bad_w = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 2]], [1.0, 2.0, 0.0, 0.5], [4, 3])
+    deep = tf.SparseTensor([[0, 0, 0], [1, 1, 1]], tf.constant([1, 2], tf.int64), [2, 2, 3])
+    three = tf.SparseTensor([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]], tf.constant([0, 1, 2, 3, 3, 1],
+                                                                                          tf.int64), [2, 3])
+    small = tf.constant([[1.0], [2.0], [4.0], [0.1]])
+    with tf.GradientTape(persistent=True) as tape:
+        plain = tf.reduce_sum(tf.nn.embedding_lookup_sparse(table, ids, w) * [[1.0, 2.0, 3.0]])
+        safe = tf.reduce_sum(tf.nn.safe_embedding_lookup_sparse(table, bad, bad_w) * [[1.0, 2.0, 3.0]])
+    out = {c: [tf.nn.embedding_lookup_sparse(table, ids, w, combiner=c),
+               tf.nn.embedding_lookup_sparse(table, ids, None, combiner=c),
+               tf.nn.embedding_lookup_sparse(small, three, None, combiner=c)] for c in ["mean", "sum", "sqrtn"]}
+    return [out, tf.nn.embedding_lookup_sparse(table, ids, None, max_norm=5.0),
+            tf.nn.safe_embedding_lookup_sparse(table, bad, bad_w),
+            tf.nn.safe_embedding_lookup_sparse(table, bad, None, default_id=3),
+            tf.nn.safe_embedding_lookup_sparse(table, bad, None, combiner="sum"),
+            tf.nn.safe_embedding_lookup_sparse(table, deep, None), tf.nn.embedding_lookup_sparse(table, deep, None),
+            tf.convert_to_tensor(tape.gradient(plain, table)), tf.convert_to_tensor(tape.gradient(safe, table)),
+            catch(tf.nn.embedding_lookup_sparse, table, ids, w, combiner="max")]
