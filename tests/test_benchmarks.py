@@ -118,3 +118,12 @@ def test_rnn_graph_loop_takes_the_same_step_as_the_unrolled_one():
         looped()
     for a, b in zip(unrolled.variables, looped.variables):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_per_example_yardstick_computes_the_per_example_gradients():
+    import per_example_grads  # noqa: PLC0415
+
+    x, y, w1, b1, w2 = per_example_grads._data(6)
+    _, _, grads = per_example_grads._framework(tf, x, y, w1, b1, w2, repeats=1)
+    for got, want in zip(grads, per_example_grads._numpy(x, y, w1, b1, w2)):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)

@@ -142,6 +142,14 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
                   experimental_compile, experimental_follow_type_hints)
 
 
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """``fn`` on every element of ``elems`` at once, by batching its traced graph (``tf.vectorized_map``); see
+    :func:`tapeflow.compiler.vectorize.vectorized_map` (loaded on first use)."""
+    from .compiler.vectorize import vectorized_map as batched
+
+    return batched(fn, elems, fallback_to_while_loop, warn)
+
+
 _exports.install(globals(), "")  # last: every name above is listed in __all__ with the exported ones
 
 # ``tf.keras``, ``tf.train``, ``tf.test`` and tapeflow's own ``tapeflow.debug`` are imported on first use, as

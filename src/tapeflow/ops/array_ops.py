@@ -859,7 +859,10 @@ def _check_index(shape, index):
 @defop("StridedSlice", dtypes=ALL)
 def STRIDED_SLICE(x, index):
     out = np.asarray(x)[index]
-    return out.copy() if isinstance(out, np.ndarray) else out
+    if isinstance(out, np.ndarray):
+        return out.copy()
+    # One element: a NumPy scalar, or for strings the bare ``bytes`` object, kept as a 0-d array.
+    return out if isinstance(out, np.generic) else np.array(out, dtype=object)
 
 
 @STRIDED_SLICE.defvjp
