@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["flatten", "pack_sequence_as", "map_structure", "is_nested", "assert_same_structure"]
+__all__ = ["flatten", "pack_sequence_as", "map_structure", "is_nested", "is_composite", "assert_same_structure"]
 
 
 def is_nested(structure) -> bool:
@@ -39,8 +39,35 @@ def _is_flat(seq):
     return True
 
 
+def is_composite(value) -> bool:
+    """Whether ``value`` is a composite tensor (a ``SparseTensor``): several tensors behind one object, which
+    ``expand_composites`` walks into through its ``_components()`` and rebuilds with ``_from_components``."""
+    return getattr(value, "_tapeflow_composite", False)
+
+
+def _expanded(structure):
+    """Whether ``structure`` holds a composite tensor anywhere."""
+    if is_composite(structure):
+        return True
+    return is_nested(structure) and any(_expanded(c) for c in _children(structure))
+
+
+def _flatten_expanding(structure, out):
+    if is_composite(structure):
+        out.extend(structure._components())
+    elif is_nested(structure):
+        for child in _children(structure):
+            _flatten_expanding(child, out)
+    else:
+        out.append(structure)
+    return out
+
+
 def flatten(structure, expand_composites=False):
-    """The leaves of ``structure`` in order, as a list (a leaf alone gives ``[leaf]``)."""
+    """The leaves of ``structure`` in order, as a list (a leaf alone gives ``[leaf]``); with
+    ``expand_composites``, a composite tensor's component tensors stand in its place."""
+    if expand_composites and _expanded(structure):
+        return _flatten_expanding(structure, [])
     if not is_nested(structure):
         return [structure]
     t = type(structure)
@@ -81,25 +108,36 @@ def _depth_bound(depth, bound, where):
     return bound
 
 
-def _rebuild(structure, leaves, pos):
+def _rebuild(structure, leaves, pos, expand=False):
+    if expand and is_composite(structure):
+        n = len(structure._components())
+        return structure._from_components(leaves[pos:pos + n]), pos + n
     if not is_nested(structure):
         return leaves[pos], pos + 1
     if isinstance(structure, dict):
         values = {}
         for k in _sorted_keys(structure):
-            values[k], pos = _rebuild(structure[k], leaves, pos)
+            values[k], pos = _rebuild(structure[k], leaves, pos, expand)
         return type(structure)((k, values[k]) for k in structure), pos
     items = []
     for child in structure:
-        value, pos = _rebuild(child, leaves, pos)
+        value, pos = _rebuild(child, leaves, pos, expand)
         items.append(value)
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
         return type(structure)(*items), pos
     return type(structure)(items), pos
 
 
-def pack_sequence_as(structure, flat_sequence):
-    """Rebuild ``structure`` with the leaves taken in order from ``flat_sequence``."""
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    """Rebuild ``structure`` with the leaves taken in order from ``flat_sequence`` (with ``expand_composites``,
+    each composite tensor from as many leaves as it has components)."""
+    if expand_composites and _expanded(structure):
+        flat_sequence = list(flat_sequence)
+        n = len(flatten(structure, expand_composites=True))
+        if n != len(flat_sequence):
+            raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence had "
+                             f"{len(flat_sequence)} items.")
+        return _rebuild(structure, flat_sequence, 0, expand=True)[0]
     t = type(structure)
     if (t is list or t is tuple) and len(structure) == len(flat_sequence) and _is_flat(structure):
         return t(flat_sequence)
@@ -144,5 +182,6 @@ def map_structure(func, *structures, **kwargs):
         raise ValueError("Must provide at least one structure")
     for other in structures[1:]:
         assert_same_structure(structures[0], other, kwargs.get("check_types", True))
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
+    expand = kwargs.get("expand_composites", False)
+    flats = [flatten(s, expand) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)], expand)

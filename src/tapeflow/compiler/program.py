@@ -68,6 +68,8 @@ def _rebuilder(structure):
     one value, a list or tuple of values, a dict of values (``tf.nest`` orders a dict's values by sorted key)."""
     if structure is None:
         return lambda flat: flat[0]
+    if nest.is_composite(structure) or any(nest.is_composite(v) for v in nest.flatten(structure)):
+        return lambda flat: nest.pack_sequence_as(structure, flat, True)
     kind = type(structure)
     if kind in (list, tuple) and not any(nest.is_nested(v) for v in structure):
         return kind
@@ -147,9 +149,10 @@ def _lookup_tensor(env, graph, i):
 
 def as_outputs(result):
     """The traced function's result as TF returns it, made inside the trace: a variable becomes its value read at
-    the end of the call, a Python or NumPy value a tensor; ``None`` and other objects stay as they are."""
-    if nest.is_nested(result):
-        return nest.pack_sequence_as(result, [_as_output_one(v) for v in nest.flatten(result)])
+    the end of the call, a Python or NumPy value a tensor; ``None`` and other objects stay as they are; a
+    composite tensor (a ``SparseTensor``) is returned as its component tensors, rebuilt after each call."""
+    if nest.is_nested(result) or nest.is_composite(result):
+        return nest.pack_sequence_as(result, [_as_output_one(v) for v in nest.flatten(result, True)], True)
     return _as_output_one(result)
 
 
@@ -165,9 +168,12 @@ def _as_output_one(value):
 
 def build_program(name, tracer, placeholders, variables, result):
     """The :class:`Program` of a finished trace (``result`` already through :func:`as_outputs`)."""
-    flat = nest.flatten(result) if nest.is_nested(result) else [result]
-    specs = [TensorSpec(tracer.static_shape(v), v.dtype) if isinstance(v, Tensor) else v for v in flat]
+    structured = nest.is_nested(result) or nest.is_composite(result)
+    leaves_of = nest.flatten(result) if nest.is_nested(result) else [result]
+    specs = [TensorSpec(tracer.static_shape(v), v.dtype) if isinstance(v, Tensor) else
+             v._spec() if nest.is_composite(v) else v for v in leaves_of]
     output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
+    flat = nest.flatten(result, True) if structured else [result]
     outputs, leaves, extra = [], [], {}
     for value in flat:
         if not isinstance(value, Tensor):
@@ -193,9 +199,14 @@ def build_program(name, tracer, placeholders, variables, result):
     sizes = varying_sizes(tracer, placeholders) if tracer.shape_dynamic else None
     generic = sizes is not None and not tracer.shape_frozen and is_generic(graph, sizes)  # (as traced)
     passes.optimize(graph)
+    if structured and any(nest.is_composite(v) for v in leaves_of):
+        # A composite's spec holds what the graph fixes: a dense shape folded to a constant, else unknown sizes.
+        specs = [v._static_spec(graph.constants.get(v._components()[-1]._id)) if nest.is_composite(v) else s
+                 for v, s in zip(leaves_of, specs)]
+        output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
     graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from
     plan = lower.lower(graph, name)
-    structure = nest.pack_sequence_as(result, list(leaves)) if nest.is_nested(result) else None
+    structure = nest.pack_sequence_as(result, list(leaves), True) if structured else None
     program = Program(graph, plan, structure, leaves, [v._id for v in variables], output_specs)
     program.generic = generic
     return program

@@ -5,6 +5,8 @@
 - Python scalars, strings and ``None`` by value, with Python's equality (``1``, ``1.0`` and ``True`` are one key;
   NaN equals NaN here);
 - lists, tuples, namedtuples and dicts by their type, their length or keys, and what they hold;
+- composite tensors (``SparseTensor``) by their spec (dense shape and dtype), their components as inputs of the
+  shapes the spec allows (any number of entries);
 - other objects through a weak reference where they take one (the object itself while it lives: identity,
   or its own ``==``), else by hash and ``==``; an unhashable one is refused with TensorFlow's ``TypeError``.
 
@@ -26,6 +28,7 @@ from .._core.tensor_spec import TensorSpec
 __all__ = ["TENSOR", "VARIABLE", "key_of", "substitute", "fits", "relax", "vagueness"]
 
 TENSOR, VARIABLE, LITERAL, OBJECT, STRUCT = "tensor", "variable", "literal", "object", "struct"
+COMPOSITE = "composite"  # a STRUCT key's kind ``(COMPOSITE, spec)``: a composite tensor's components
 _SCALARS = (int, float, bool, str, bytes, complex, type(None))
 
 
@@ -60,6 +63,9 @@ def _key(value, tensors, variables):
         tensors.append(value)
         v = value._value
         return (TENSOR, v.shape, v.dtype)
+    if getattr(value, "value_type", None) is not None:
+        # ``get_concrete_function(tf.SparseTensorSpec(...))``: traced on a stand-in of the spec (one entry).
+        return _composite_key(value.value_type._stand_in(value), tensors, value)
     if kind in _SCALARS:
         if kind is float and math.isnan(value):
             return (LITERAL, _NAN)
@@ -75,6 +81,8 @@ def _key(value, tensors, variables):
         return (VARIABLE, v.shape, v.dtype)
     if kind is list or kind is tuple or (isinstance(value, tuple) and hasattr(value, "_fields")):
         return (STRUCT, kind, tuple([_key(v, tensors, variables) for v in value]))
+    if getattr(value, "_tapeflow_composite", False):
+        return _composite_key(value, tensors, value._spec())
     if kind is dict:
         names = sorted(value, key=_order)
         return (STRUCT, (dict, tuple(names)), tuple([_key(value[k], tensors, variables) for k in names]))
@@ -88,6 +96,16 @@ def _key(value, tensors, variables):
         raise TypeError(f"Could not generate a generic TraceType for {value!r}.Please verify that it is "
                         "immutable/hashable. Otherwise, consider implementing the Tracing Protocol for it.") from None
     return (OBJECT, ref) if ref is not None else (LITERAL, value)
+
+
+def _composite_key(value, tensors, spec):
+    """A composite tensor (a SparseTensor) keyed by its spec, as TF keys it: its components are inputs, with the
+    shapes one spec covers (any number of entries), so another tensor of the same spec reuses the trace."""
+    children = []
+    for component, shape in zip(value._components(), value._component_shapes()):
+        tensors.append(component)
+        children.append((TENSOR, shape, component._value.dtype))
+    return (STRUCT, (COMPOSITE, spec), tuple(children))
 
 
 def _order(k):
@@ -106,6 +124,9 @@ def _sub(value, it):
         return next(it)
     if kind in _SCALARS or getattr(value, "_tapeflow_variable", False):
         return value
+    if getattr(value, "value_type", None) is not None:  # a spec standing for a composite tensor
+        stand_in = value.value_type._stand_in(value)
+        return stand_in._from_components([next(it) for _ in stand_in._components()])
     if kind is list:
         return [_sub(v, it) for v in value]
     if kind is tuple:
@@ -115,6 +136,8 @@ def _sub(value, it):
     if kind is dict:
         new = {k: _sub(value[k], it) for k in sorted(value, key=_order)}  # the order ``_key`` took them in
         return {k: new[k] for k in value}
+    if getattr(value, "_tapeflow_composite", False):
+        return value._from_components([next(it) for _ in value._components()])
     return value
 
 
@@ -137,9 +160,23 @@ def fits(key, traced):
     if _is_leaf(key):
         return key[2] == traced[2] and _shape_fits(key[1], traced[1])
     if key[0] is STRUCT:
-        return (key[1] == traced[1] and len(key[2]) == len(traced[2])
+        return ((key[1] == traced[1] or _spec_fits(key[1], traced[1])) and len(key[2]) == len(traced[2])
                 and all(fits(a, b) for a, b in zip(key[2], traced[2])))
     return key == traced
+
+
+def _is_composite_kind(kind):
+    return type(kind) is tuple and len(kind) == 2 and kind[0] == COMPOSITE
+
+
+def _spec_fits(kind, traced):
+    """Whether a composite tensor of spec ``kind`` is served by the ``traced`` spec (same type and dtype, a
+    shape the traced one covers)."""
+    if not (_is_composite_kind(kind) and _is_composite_kind(traced)):
+        return False
+    a, b = kind[1], traced[1]
+    return type(a) is type(b) and a.dtype == b.dtype and _shape_fits(tuple(a.shape.dims), tuple(b.shape.dims)
+                                                                      if b.shape.dims is not None else None)
 
 
 def relax(key, traced):
@@ -154,10 +191,18 @@ def relax(key, traced):
             return (key[0], None, key[2])
         return (key[0], tuple([x if x == y else None for x, y in zip(a, b)]), key[2])
     if key[0] is STRUCT:
-        if key[1] != traced[1] or len(key[2]) != len(traced[2]):
+        kind = key[1]
+        if kind != traced[1] and _is_composite_kind(kind) and _is_composite_kind(traced[1]):
+            a, b = kind[1], traced[1][1]
+            if type(a) is not type(b) or a.dtype != b.dtype or a.shape.rank != b.shape.rank:
+                return None
+            kind = (COMPOSITE, type(a)([x if x == y else None for x, y in zip(a.shape.dims, b.shape.dims)],
+                                       a.dtype))
+            traced = (traced[0], kind, traced[2])
+        if kind != traced[1] or len(key[2]) != len(traced[2]):
             return None
         children = [relax(a, b) for a, b in zip(key[2], traced[2])]
-        return None if any(c is None for c in children) else (STRUCT, key[1], tuple(children))
+        return None if any(c is None for c in children) else (STRUCT, kind, tuple(children))
     return key if key == traced else None
 
 

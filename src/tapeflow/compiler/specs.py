@@ -85,6 +85,11 @@ def numbered(base, value):
         elif isinstance(v, (list, tuple)):
             for x in v:
                 walk(x)
+        elif getattr(v, "_tapeflow_composite", False):
+            for x in v._components():
+                walk(x)
+        elif _composite(v):  # a composite tensor's spec: a name per component, as for the tensor
+            walk(v.value_type._stand_in(v))
         elif type(v) is dict:
             for k in sorted(v, key=lambda k: (type(k).__name__, k)):
                 walk(v[k])
@@ -120,7 +125,7 @@ def checked_signature(input_signature):
         return None
     if not isinstance(input_signature, (list, tuple)):
         raise TypeError(f"input_signature must be either a tuple or a list, got {_tf_type(input_signature)}.")
-    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, TensorSpec)]
+    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, TensorSpec) and not _composite(s)]
     if bad:
         raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
                         f"args {bad} with types {[_tf_type(b) for b in bad]}.")
@@ -141,7 +146,19 @@ def _tf_type(value):
     return _TypeText(f"<class '{names[name]}'>" if name in names else str(type(value)))
 
 
+def _composite(spec):
+    """Whether ``spec`` is a composite tensor's spec (a ``tf.SparseTensorSpec``)."""
+    return getattr(spec, "value_type", None) is not None
+
+
 def conform_one(value, spec):
+    if _composite(spec):
+        if not isinstance(value, spec.value_type):
+            raise CastError(f"Can not cast {value!r} to {spec!r}")
+        own = value._spec()
+        if own.dtype != spec.dtype or not spec.shape.is_compatible_with(own.shape):
+            raise CastError(f"Can not cast {own!r} to {spec!r}")
+        return value
     if isinstance(spec, (list, tuple)):
         if isinstance(spec, list) and not isinstance(value, list):
             raise CastError(f"Can not cast {value!r} to list type.")
@@ -173,6 +190,8 @@ def signature_key(specs, key):
 
 
 def _spec_key(spec, key):
+    if _composite(spec):
+        return (signature.STRUCT, (signature.COMPOSITE, spec), key[2])
     if isinstance(spec, TensorSpec):
         dims = spec.shape.dims
         return (signature.TENSOR, None if dims is None else tuple(dims), key[2])
@@ -200,6 +219,8 @@ def _spec_of(value, key, name):
         return key[1]  # an object keyed by a weak reference: the signature does not keep it alive
     if key[0] is signature.TENSOR:
         return TensorSpec(key[1], dtype_of(key[2]), name)
+    if key[0] is signature.STRUCT and type(key[1]) is tuple and key[1][0] == signature.COMPOSITE:
+        return key[1][1]  # the composite tensor's spec (a tf.SparseTensorSpec)
     if key[0] is signature.STRUCT and isinstance(value, (list, tuple)):
         items = [_spec_of(v, k, name) for v, k in zip(value, key[2])]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)

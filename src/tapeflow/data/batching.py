@@ -13,6 +13,7 @@ from .._core import errors
 from .._core.dtypes import string
 from .._core.shape import TensorShape
 from .._core.tensor import convert_to_tensor, wrap
+from . import sparse_elements as sparse
 from . import spec as _spec
 from .dataset import INFINITE, UNKNOWN, KernelError, _op_error, _scalar, _Unary, _VariantDataset
 
@@ -64,8 +65,8 @@ class _BatchDataset(_Unary):
         self._drop = bool(_scalar(drop_remainder))
         lead = self._size if self._drop else None
         super().__init__(input_dataset, _spec.map_structure(
-            lambda s: _spec.TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype),
-            input_dataset.element_spec))
+            lambda s: sparse.batched_spec(s, lead) if sparse.is_sparse_spec(s) else
+            _spec.TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), input_dataset.element_spec))
 
     def _cardinality(self):
         return _batch_card(self._input._cardinality(), self._size, self._drop)
@@ -84,13 +85,19 @@ class _BatchDataset(_Unary):
         """One batch from the flattened elements ``batch``."""
         spec = self._input.element_spec
         fused = getattr(type(self._input), "_FUSES_WITH_BATCH", False)
-        return _spec.pack(spec, [_stack([b[c] for b in batch], c, s.dtype, fused)
+        return _spec.pack(spec, [sparse.batch([b[c] for b in batch]) if sparse.is_sparse_spec(s) else
+                                 _stack([b[c] for b in batch], c, s.dtype, fused)
                                  for c, s in enumerate(_spec.flatten(spec))])
 
 
 class _PaddedBatchDataset(_BatchDataset):
     def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop_remainder):
         spec = input_dataset.element_spec
+        for s in _spec.flatten(spec):
+            if sparse.is_sparse_spec(s):
+                raise TypeError(f"`padded_batch` is only supported for datasets that produce tensor elements but "
+                                f"type spec of elements in the input dataset is not a subclass of TensorSpec: "
+                                f"`{s!r}`.")
         self._shapes = (_spec.map_structure(lambda s: s.shape, spec) if padded_shapes is None
                         else _spec.pack(spec, [TensorShape(s) for s in _flat_like(spec, padded_shapes)]))
         self._pads = (_spec.map_structure(lambda s: None, spec) if padding_values is None
@@ -151,7 +158,8 @@ class _UnbatchDataset(_Unary):
                              f"matching leading dimension. Encountered both {known[0]} and "
                              f"{next(d for d in known if d != known[0])}.")
         super().__init__(input_dataset, _spec.map_structure(
-            lambda s: _spec.TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype), spec))
+            lambda s: sparse.sliced_spec(s) if sparse.is_sparse_spec(s) else
+            _spec.TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype), spec))
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -165,15 +173,18 @@ class _UnbatchDataset(_Unary):
         spec = self.element_spec
         for element in self._input._elements():
             leaves = _spec.flatten(element)
-            arrays = [np.asarray(t.numpy()) for t in leaves]
-            n = arrays[0].shape[0]
-            for a in arrays[1:]:
-                if a.shape[0] != n:
+            arrays = [None if sparse.is_sparse(t) else np.asarray(t.numpy()) for t in leaves]
+            sizes = [sparse.first_dim(t) if a is None else a.shape[0] for t, a in zip(leaves, arrays)]
+            n = sizes[0]
+            for k, size in enumerate(sizes):
+                if size != n:
                     raise KernelError(errors.InvalidArgumentError,
                                       f"Input element must have the same batch size in each component. Component 0 "
-                                      f"had size {n} but component {arrays.index(a)} had size {a.shape[0]}.")
+                                      f"had size {n} but component {k} had size {size}.")
+            split = [sparse.rows(t) if a is None else None for t, a in zip(leaves, arrays)]
             for i in range(n):
-                yield _spec.pack(spec, [convert_to_tensor(a[i], dtype=t.dtype) for a, t in zip(arrays, leaves)])
+                yield _spec.pack(spec, [next(r) if r is not None else convert_to_tensor(a[i], dtype=t.dtype)
+                                        for a, t, r in zip(arrays, leaves, split)])
 
 
 class _WindowDataset(_Unary):

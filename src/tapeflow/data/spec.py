@@ -1,6 +1,7 @@
 """The structures of dataset elements and their specs (``tf.TensorSpec`` is in ``_core/tensor_spec.py``).
 
-An element is a nest of tuples, dicts and namedtuples whose leaves are tensors (or, for ``window``, datasets).
+An element is a nest of tuples, dicts and namedtuples whose leaves are tensors, sparse tensors (one leaf each,
+their spec a ``tf.SparseTensorSpec``: ``sparse_elements.py``) or, for ``window``, datasets.
 Lists are not structure in ``tf.data``: a Python list given as an element is converted to one tensor, as TF does.
 """
 
@@ -43,7 +44,7 @@ class DatasetSpec:
 
 def relax_spec(a, b):
     """The spec of a structure that is sometimes ``a`` and sometimes ``b`` (same structure and dtypes)."""
-    return map_structure(lambda x, y: TensorSpec(relaxed_shape(x.shape, y.shape), x.dtype), a, b)
+    return map_structure(lambda x, y: type(x)(relaxed_shape(x.shape, y.shape), x.dtype), a, b)
 
 
 # ------------------------------------------------------------------------------------------ structures
@@ -62,6 +63,8 @@ def _is_namedtuple(x):
 def normalize(value):
     """``value`` as an element: tuples and dicts kept as structure, every other leaf converted to a tensor."""
     if isinstance(value, Tensor):  # the common case first: map functions return tensors
+        return value
+    if getattr(value, "_tapeflow_composite", False):  # a SparseTensor is one leaf
         return value
     if isinstance(value, dict):
         return _dict_like(value)((k, normalize(value[k])) for k in value)
@@ -140,6 +143,8 @@ def spec_of(element):
     def one(x):
         if _is_dataset(x):
             return DatasetSpec(x.element_spec)
+        if getattr(x, "_tapeflow_composite", False):
+            return x._spec()
         return TensorSpec(x.shape, x.dtype)
 
     return map_structure(one, element)
@@ -149,6 +154,10 @@ def dummy(spec, unknown=1, fill=0):
     """An element fitting ``spec`` filled with ``fill`` (unknown dimensions set to ``unknown``; an unknown rank is
     a scalar)."""
     def one(s):
+        from . import sparse_elements  # noqa: PLC0415 - it builds on the op set, loaded by then
+
+        if sparse_elements.is_sparse_spec(s):
+            return sparse_elements.dummy(s, unknown)
         dims = () if s.shape.rank is None else tuple(unknown if d is None else d for d in s.shape.dims)
         if s.dtype == string:
             return convert_to_tensor(np.full(dims, b"" if not fill else b"a", dtype=object), dtype=string)

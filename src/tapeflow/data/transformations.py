@@ -20,6 +20,7 @@ import numpy as np
 from .._core import errors
 from .._core.dtypes import bool_, int32, int64, string
 from ..ops import random_ops as _random_ops
+from . import sparse_elements as _sparse
 from . import spec as _spec
 from . import threads as _threads
 from .dataset import (
@@ -95,7 +96,8 @@ def _traced(fn, spec):
     from .experimental import _DEBUG_MODE  # noqa: PLC0415 - experimental builds on this module
 
     leaves = _spec.flatten(spec)
-    if _DEBUG_MODE[0] or not leaves or not all(type(s) is _spec.TensorSpec and s.dtype != string for s in leaves):
+    if _DEBUG_MODE[0] or not leaves or not all((type(s) is _spec.TensorSpec or _sparse.is_sparse_spec(s))
+                                               and s.dtype != string for s in leaves):
         return None
     signature = list(spec) if type(spec) is tuple else [spec]
     try:
@@ -112,6 +114,8 @@ def _output_spec(outputs):
     """The element spec of a traced function's ``structured_outputs``: its tensor specs, the spec of the tensor a
     Python value becomes, and a list at the top a tuple (as ``_map_result`` makes each result)."""
     def one(leaf):
+        if getattr(leaf, "value_type", None) is not None:  # a tf.SparseTensorSpec
+            return leaf
         if hasattr(leaf, "shape") and hasattr(leaf, "dtype"):
             return _spec.TensorSpec(leaf.shape, leaf.dtype)
         return _spec.spec_of(_spec.normalize(leaf))
@@ -141,7 +145,8 @@ class _MapDataset(_Unary):
     def element_spec(self):
         if self._element_spec is False:  # the stand-ins failed: learn the spec from the first element
             for element in self._elements():
-                self._element_spec = _spec.spec_of(element)
+                # (a sparse result's dense shape is computed, which a trace leaves unknown: TF's spec)
+                self._element_spec = _spec.map_structure(_sparse.unknown_sizes, _spec.spec_of(element))
                 break
             else:
                 self._element_spec = _spec.TensorSpec(None, int32)

@@ -30,8 +30,8 @@ from .math_ops import not_equal
 from .reduction_ops import reduce_sum as _reduce_sum
 from .scatter_ops import gather_nd
 
-__all__ = ["SparseTensor", "to_dense", "from_dense", "reorder", "reduce_sum", "add", "sparse_dense_matmul",
-           "invert_permutation"]
+__all__ = ["SparseTensor", "SparseTensorSpec", "to_dense", "from_dense", "reorder", "reduce_sum", "add",
+           "sparse_dense_matmul", "invert_permutation"]
 
 
 @export("SparseTensor", "sparse.SparseTensor")
@@ -74,6 +74,43 @@ class SparseTensor:
     def get_shape(self):
         return self.shape
 
+    # --- a composite tensor (``_core/nest.py``): what tf.function and tf.data see of it -------------------
+    _tapeflow_composite = True
+
+    def _components(self):
+        return (self._indices, self._values, self._dense_shape)
+
+    def _from_components(self, components):
+        """A sparse tensor of the same kind over ``components`` (taken as they are: a traced function's result
+        template holds placeholders for them)."""
+        out = object.__new__(SparseTensor)
+        out._indices, out._values, out._dense_shape = components
+        return out
+
+    def _component_shapes(self):
+        """The components' shapes as one spec covers them: any number of entries, this rank."""
+        rank = self._dense_shape._value.shape[0]
+        return ((None, rank), (None,), (rank,))
+
+    def _spec(self):
+        """``tf.SparseTensorSpec`` of this tensor: its dense shape and dtype."""
+        return SparseTensorSpec(self.shape, self.dtype)
+
+    @staticmethod
+    def _stand_in(spec):
+        """A sparse tensor of ``spec`` to trace a function on: one entry, at the origin (unknown sizes 1)."""
+        if spec.shape.rank is None:
+            raise ValueError(f"A SparseTensorSpec of unknown rank cannot be traced: {spec!r}")
+        dims = [1 if d is None else d for d in spec.shape.dims]
+        return SparseTensor(np.zeros((1, len(dims)), np.int64), np.zeros(1, spec.dtype.as_numpy_dtype), dims)
+
+    def _static_spec(self, dense_shape):
+        """The spec a graph gives this tensor: ``dense_shape`` where the graph fixes it (a constant), else a
+        shape of unknown sizes of its rank (TF's static shape of a computed ``dense_shape``)."""
+        if dense_shape is not None:
+            return SparseTensorSpec([int(d) for d in np.ravel(dense_shape)], self.dtype)
+        return SparseTensorSpec([None] * int(self._dense_shape._value.shape[0]), self.dtype)
+
     def with_values(self, new_values):
         """The same indices and shape with ``new_values``."""
         return SparseTensor(self._indices, new_values, self._dense_shape)
@@ -101,6 +138,37 @@ class SparseTensor:
 
     def __neg__(self):
         return self.with_values(-self._values)
+
+
+@export("SparseTensorSpec", "sparse.SparseTensorSpec")
+class SparseTensorSpec:
+    """The type of a ``SparseTensor``: its dense ``shape`` (``None`` where unknown) and ``dtype``
+    (``tf.SparseTensorSpec``)."""
+
+    def __init__(self, shape=None, dtype=_dtypes.float32):
+        self._shape = TensorShape(shape)
+        self._dtype = _dtypes.as_dtype(dtype)
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def value_type(self):
+        return SparseTensor
+
+    def __eq__(self, other):
+        return type(other) is SparseTensorSpec and self._shape == other._shape and self._dtype == other._dtype
+
+    def __hash__(self):
+        return hash((tuple(self._shape.dims) if self._shape.dims is not None else None, self._dtype))
+
+    def __repr__(self):
+        return f"SparseTensorSpec({self._shape!r}, {self._dtype!r})"
 
 
 def _is_sparse(x):

@@ -119,3 +119,44 @@ def sparse_embedding_lookups(tf):
             tf.nn.safe_embedding_lookup_sparse(table, deep, None), tf.nn.embedding_lookup_sparse(table, deep, None),
             tf.convert_to_tensor(tape.gradient(plain, table)), tf.convert_to_tensor(tape.gradient(safe, table)),
             catch(tf.nn.embedding_lookup_sparse, table, ids, w, combiner="max")]
+
+
+@case
+def sparse_through_tf_function(tf):
+    dense = tf.function(lambda s: tf.sparse.to_dense(s) * 2)
+    first = tf.SparseTensor([[0, 1], [2, 0]], [1.5, -2.0], [3, 2])
+    second = tf.SparseTensor([[0, 0], [0, 1], [2, 0]], [7.0, 8.0, 9.0], [3, 2])
+    out = [dense(first), dense(second), dense.experimental_get_tracing_count(),
+           dense.get_concrete_function(first).structured_input_signature]
+    made = tf.function(lambda x: tf.sparse.from_dense(x))
+    out += [_parts(made(tf.constant([[0.0, 1.0], [2.0, 0.0]]))), _parts(made(tf.constant([[0.0, 3.0], [5.0, 4.0]]))),
+            made.experimental_get_tracing_count()]
+    both = tf.function(lambda s: (s, tf.sparse.reduce_sum(s)))
+    pair = both(second)
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(dense(tf.SparseTensor([[0, 0], [0, 1], [2, 0]], v, [3, 2])) * [[1.0, 2.0]])
+    return out + [_parts(pair[0]), pair[1], tape.gradient(y, v), tf.SparseTensorSpec([None, 3], tf.int32)]
+
+
+@case
+def sparse_dataset_elements(tf):
+    st = tf.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.5, -2.0, 3.0], [3, 4])
+    ds = tf.data.Dataset.from_tensor_slices(st)
+    batched = ds.batch(2)
+    grown = tf.data.Dataset.range(3).map(lambda i: tf.SparseTensor([[0]], tf.cast([i], tf.float32), [i + 1]))
+    pairs = tf.data.Dataset.from_tensor_slices((st, tf.constant([1, 2, 3])))
+    T = tf.train
+    records = [T.Example(features=T.Features(feature={"v": T.Feature(int64_list=T.Int64List(value=v))}))
+               .SerializeToString() for v in ([1, 2], [], [7])]
+    parsed = tf.data.Dataset.from_tensor_slices(records).map(
+        lambda r: tf.io.parse_single_example(r, {"v": tf.io.VarLenFeature(tf.int64)}))
+    kept = ds.filter(lambda s: tf.size(s.values) > 0)
+    return [ds.element_spec, ds.cardinality(), [_parts(e) for e in ds], batched.element_spec,
+            [_parts(e) for e in batched], list(ds.take(1).as_numpy_iterator()),
+            batched.unbatch().element_spec, [_parts(e) for e in batched.unbatch()],
+            [e for e in ds.map(lambda s: tf.sparse.to_dense(s))], grown.element_spec,
+            [_parts(e) for e in grown.batch(3)], pairs.element_spec,
+            [(_parts(a), b) for a, b in pairs.batch(3)], parsed.element_spec,
+            [_parts(e["v"]) for e in parsed.batch(3)], [tf.sparse.to_dense(e["v"]) for e in parsed.batch(2)],
+            [_parts(e) for e in kept], catch(ds.padded_batch, 2), tf.data.Dataset.from_tensors(st).element_spec]
