@@ -79,7 +79,10 @@ def _same(actual, expected, what):
         if a is None:
             continue
         assert a.dtype == e.dtype and a.shape == e.shape, f"{what} {i}: {a.dtype}{a.shape} vs {e.dtype}{e.shape}"
-        np.testing.assert_allclose(a, e, rtol=1e-6, atol=1e-12, equal_nan=True, err_msg=f"{what} {i}")
+        if a.dtype.kind in "OSUb":  # strings and booleans: exactly
+            np.testing.assert_array_equal(a, e, err_msg=f"{what} {i}")
+        else:
+            np.testing.assert_allclose(a, e, rtol=1e-6, atol=1e-12, equal_nan=True, err_msg=f"{what} {i}")
 
 
 def _weights(entry, sample):

@@ -28,9 +28,7 @@ NUMPY_2_4 = {("tensor", "print_float_scalars"), ("tensor", "tensor_float_int_ind
 _OLD_NUMPY = tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 4)
 
 # Known differences still to remove, each a strict xfail that names what is missing.
-PENDING = {
-    ("function_tracing", "python_strings_and_none"): "tf.strings is issue 15",
-}
+PENDING = {}
 
 
 PARAMS = [pytest.param(m, n, id=f"{m}::{n}",

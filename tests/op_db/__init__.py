@@ -28,6 +28,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     sort,
     sparse,
     stateless_random,
+    strings,
     tensor_array,
 )
 from .common import OP_DB, OpEntry, Sample, registry_name

@@ -106,12 +106,37 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
             'DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_QINT16, '
             'DT_QUINT16, DT_BOOL]; attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]; '
             'attr=output_type:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'AsString': (('float',
+               'double',
+               'int32',
+               'uint8',
+               'int16',
+               'int8',
+               'int64',
+               'bfloat16',
+               'uint16',
+               'half',
+               'uint32',
+               'uint64',
+               'complex64',
+               'complex128',
+               'bool',
+               'variant',
+               'string'),
+              'Op<name=AsString; signature=input:T -> output:string; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
+              'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, '
+              'DT_UINT64, DT_COMPLEX64, DT_COMPLEX128, DT_BOOL, DT_VARIANT, DT_STRING]; '
+              'attr=precision:int,default=-1; attr=scientific:bool,default=false; '
+              'attr=shortest:bool,default=false; attr=width:int,default=-1; attr=fill:string,default="">'),
  'Asin': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
           'Op<name=Asin; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
           'DT_COMPLEX64, DT_COMPLEX128]>'),
  'Asinh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
            'Op<name=Asinh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
            'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Assert': (None,
+            'Op<name=Assert; signature=condition:bool, data:T -> ; attr=T:list(type),min=1; '
+            'attr=summarize:int,default=3; is_stateful=true>'),
  'Atan': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
           'Op<name=Atan; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
           'DT_COMPLEX64, DT_COMPLEX128]>'),
@@ -351,6 +376,11 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
             'DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
             'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
             'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'DecodeBase64': (None, 'Op<name=DecodeBase64; signature=input:string -> output:string>'),
+ 'DenseBincount': (('int32', 'int64', 'float', 'double'),
+                   'Op<name=DenseBincount; signature=input:Tidx, size:Tidx, weights:T -> output:T; '
+                   'attr=Tidx:type,allowed=[DT_INT32, DT_INT64]; attr=T:type,allowed=[DT_INT32, DT_INT64, '
+                   'DT_FLOAT, DT_DOUBLE]; attr=binary_output:bool,default=false>'),
  'DepthwiseConv2dNative': (('half', 'bfloat16', 'float', 'double'),
                            'Op<name=DepthwiseConv2dNative; signature=input:T, filter:T -> output:T; '
                            'attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; '
@@ -389,6 +419,8 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'EluGrad': (('half', 'bfloat16', 'float', 'double'),
              'Op<name=EluGrad; signature=gradients:T, outputs:T -> backprops:T; attr=T:type,allowed=[DT_HALF, '
              'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'EncodeBase64': (None,
+                  'Op<name=EncodeBase64; signature=input:string -> output:string; attr=pad:bool,default=false>'),
  'Equal': (None,
            'Op<name=Equal; signature=x:T, y:T -> z:bool; attr=T:type; '
            'attr=incompatible_shape_error:bool,default=true; is_commutative=true>'),
@@ -503,6 +535,10 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                   'Op<name=GreaterEqual; signature=x:T, y:T -> z:bool; attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, '
                   'DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, '
                   'DT_UINT64]>'),
+ 'HistogramFixedWidth': (('int32', 'int64', 'float', 'double'),
+                         'Op<name=HistogramFixedWidth; signature=values:T, value_range:T, nbins:int32 -> '
+                         'out:dtype; attr=T:type,allowed=[DT_INT32, DT_INT64, DT_FLOAT, DT_DOUBLE]; '
+                         'attr=dtype:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Identity': (None, 'Op<name=Identity; signature=input:T -> output:T; attr=T:type>'),
  'Imag': (('complex64', 'complex128'),
           'Op<name=Imag; signature=input:T -> output:Tout; '
@@ -511,6 +547,9 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Invert': (('int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'),
             'Op<name=Invert; signature=x:T -> y:T; attr=T:type,allowed=[DT_INT8, DT_INT16, DT_INT32, DT_INT64, '
             'DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64]>'),
+ 'InvertPermutation': (('int32', 'int64'),
+                       'Op<name=InvertPermutation; signature=x:T -> y:T; '
+                       'attr=T:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'IsFinite': (('bfloat16', 'half', 'float', 'double'),
               'Op<name=IsFinite; signature=x:T -> y:bool; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
               'DT_DOUBLE]>'),
@@ -581,6 +620,9 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'LogicalAnd': (None, 'Op<name=LogicalAnd; signature=x:bool, y:bool -> z:bool; is_commutative=true>'),
  'LogicalNot': (None, 'Op<name=LogicalNot; signature=x:bool -> y:bool>'),
  'LogicalOr': (None, 'Op<name=LogicalOr; signature=x:bool, y:bool -> z:bool; is_commutative=true>'),
+ 'LowerBound': (None,
+                'Op<name=LowerBound; signature=sorted_inputs:T, values:T -> output:out_type; attr=T:type; '
+                'attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'MatMul': (('bfloat16',
              'half',
              'float',
@@ -891,6 +933,10 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Pow': (('bfloat16', 'float', 'half', 'double', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128'),
          'Op<name=Pow; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_FLOAT, DT_HALF, DT_DOUBLE, '
          'DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'PrintV2': (None,
+             'Op<name=PrintV2; signature=input:string -> ; attr=output_stream:string,default="stderr"; '
+             'attr=end:string,default="\n'
+             '"; is_stateful=true>'),
  'Prod': (('float',
            'double',
            'int32',
@@ -934,6 +980,10 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                       'Op<name=RandomUniformInt; signature=shape:T, minval:Tout, maxval:Tout -> output:Tout; '
                       'attr=seed:int,default=0; attr=seed2:int,default=0; attr=Tout:type,allowed=[DT_INT32, '
                       'DT_INT64]; attr=T:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'Range': (None,
+           'Op<name=Range; signature=start:Tidx, limit:Tidx, delta:Tidx -> output:Tidx; '
+           'attr=Tidx:type,default=DT_INT32,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, '
+           'DT_INT16, DT_INT32, DT_INT64, DT_UINT16, DT_UINT32, DT_UINT64]>'),
  'ReadVariableOp': (None,
                     'Op<name=ReadVariableOp; signature=resource:resource -> value:dtype; attr=dtype:type; '
                     'is_stateful=true>'),
@@ -970,6 +1020,13 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                  'complex128'),
                 'Op<name=Reciprocal; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
                 'DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'ReduceJoin': (None,
+                'Op<name=ReduceJoin; signature=inputs:string, reduction_indices:int32 -> output:string; '
+                'attr=keep_dims:bool,default=false; attr=separator:string,default="">'),
+ 'RegexFullMatch': (None, 'Op<name=RegexFullMatch; signature=input:string, pattern:string -> output:bool>'),
+ 'RegexReplace': (None,
+                  'Op<name=RegexReplace; signature=input:string, pattern:string, rewrite:string -> output:string; '
+                  'attr=replace_global:bool,default=true>'),
  'Relu': (('float',
            'double',
            'int32',
@@ -1034,6 +1091,46 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Reshape': (None,
              'Op<name=Reshape; signature=tensor:T, shape:Tshape -> output:T; attr=T:type; '
              'attr=Tshape:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'ResourceScatterAdd': (None,
+                        'Op<name=ResourceScatterAdd; signature=resource:resource, indices:Tindices, updates:dtype '
+                        '-> ; attr=dtype:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, '
+                        'DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+                        'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+                        'attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'ResourceScatterDiv': (None,
+                        'Op<name=ResourceScatterDiv; signature=resource:resource, indices:Tindices, updates:dtype '
+                        '-> ; attr=dtype:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, '
+                        'DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+                        'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+                        'attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'ResourceScatterMax': (None,
+                        'Op<name=ResourceScatterMax; signature=resource:resource, indices:Tindices, updates:dtype '
+                        '-> ; attr=dtype:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, '
+                        'DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+                        'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+                        'attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'ResourceScatterMin': (None,
+                        'Op<name=ResourceScatterMin; signature=resource:resource, indices:Tindices, updates:dtype '
+                        '-> ; attr=dtype:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, '
+                        'DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+                        'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+                        'attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'ResourceScatterMul': (None,
+                        'Op<name=ResourceScatterMul; signature=resource:resource, indices:Tindices, updates:dtype '
+                        '-> ; attr=dtype:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, '
+                        'DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+                        'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+                        'attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'ResourceScatterSub': (None,
+                        'Op<name=ResourceScatterSub; signature=resource:resource, indices:Tindices, updates:dtype '
+                        '-> ; attr=dtype:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, '
+                        'DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, '
+                        'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
+                        'attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'ResourceScatterUpdate': (None,
+                           'Op<name=ResourceScatterUpdate; signature=resource:resource, indices:Tindices, '
+                           'updates:dtype -> ; attr=dtype:type; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                           'is_stateful=true>'),
  'ReverseV2': (('uint8',
                 'int8',
                 'uint16',
@@ -1180,6 +1277,9 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'SeluGrad': (('half', 'bfloat16', 'float', 'double'),
               'Op<name=SeluGrad; signature=gradients:T, outputs:T -> backprops:T; attr=T:type,allowed=[DT_HALF, '
               'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'Shape': (None,
+           'Op<name=Shape; signature=input:T -> output:out_type; attr=T:type; '
+           'attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Sigmoid': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
              'Op<name=Sigmoid; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
              'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
@@ -1195,6 +1295,9 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Sinh': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
           'Op<name=Sinh; signature=x:T -> y:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
           'DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'Size': (None,
+          'Op<name=Size; signature=input:T -> output:out_type; attr=T:type; '
+          'attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Slice': (None,
            'Op<name=Slice; signature=input:T, begin:Index, size:Index -> output:T; attr=T:type; '
            'attr=Index:type,allowed=[DT_INT32, DT_INT64]>'),
@@ -1214,11 +1317,22 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'SoftsignGrad': (('half', 'bfloat16', 'float', 'double'),
                   'Op<name=SoftsignGrad; signature=gradients:T, features:T -> backprops:T; '
                   'attr=T:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]>'),
+ 'SparseFillEmptyRows': (None,
+                         'Op<name=SparseFillEmptyRows; signature=indices:int64, values:T, dense_shape:int64, '
+                         'default_value:T -> output_indices:int64, output_values:T, empty_row_indicator:bool, '
+                         'reverse_index_map:int64; attr=T:type>'),
+ 'SparseReshape': (None,
+                   'Op<name=SparseReshape; signature=input_indices:int64, input_shape:int64, new_shape:int64 -> '
+                   'output_indices:int64, output_shape:int64>'),
  'SparseSoftmaxCrossEntropyWithLogits': (('half', 'bfloat16', 'float', 'double'),
                                          'Op<name=SparseSoftmaxCrossEntropyWithLogits; signature=features:T, '
                                          'labels:Tlabels -> loss:T, backprop:T; attr=T:type,allowed=[DT_HALF, '
                                          'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; '
                                          'attr=Tlabels:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'SparseToDense': (None,
+                   'Op<name=SparseToDense; signature=sparse_indices:Tindices, output_shape:Tindices, '
+                   'sparse_values:T, default_value:T -> dense:T; attr=validate_indices:bool,default=true; '
+                   'attr=T:type; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]>'),
  'Split': (None,
            'Op<name=Split; signature=split_dim:int32, value:T -> output:num_split*T; attr=num_split:int,min=1; '
            'attr=T:type>'),
@@ -1256,6 +1370,39 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Squeeze': (None,
              'Op<name=Squeeze; signature=input:T -> output:T; attr=T:type; '
              'attr=squeeze_dims:list(int),default=[],min=0>'),
+ 'StatefulRandomBinomial': (('half', 'float', 'double', 'int32', 'int64'),
+                            'Op<name=StatefulRandomBinomial; signature=resource:resource, algorithm:int64, '
+                            'shape:S, counts:T, probs:T -> output:dtype; attr=S:type,allowed=[DT_INT32, '
+                            'DT_INT64]; attr=T:type,default=DT_DOUBLE,allowed=[DT_HALF, DT_FLOAT, DT_DOUBLE, '
+                            'DT_INT32, DT_INT64]; attr=dtype:type,default=DT_INT64,allowed=[DT_HALF, DT_FLOAT, '
+                            'DT_DOUBLE, DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'StatefulStandardNormalV2': (None,
+                              'Op<name=StatefulStandardNormalV2; signature=resource:resource, algorithm:int64, '
+                              'shape:shape_dtype -> output:dtype; attr=dtype:type,default=DT_FLOAT; '
+                              'attr=shape_dtype:type,default=DT_INT64; is_stateful=true>'),
+ 'StatefulTruncatedNormal': (None,
+                             'Op<name=StatefulTruncatedNormal; signature=resource:resource, algorithm:int64, '
+                             'shape:shape_dtype -> output:dtype; attr=dtype:type,default=DT_FLOAT; '
+                             'attr=shape_dtype:type,default=DT_INT64; is_stateful=true>'),
+ 'StatefulUniform': (None,
+                     'Op<name=StatefulUniform; signature=resource:resource, algorithm:int64, shape:shape_dtype -> '
+                     'output:dtype; attr=dtype:type,default=DT_FLOAT; attr=shape_dtype:type,default=DT_INT64; '
+                     'is_stateful=true>'),
+ 'StatefulUniformFullInt': (None,
+                            'Op<name=StatefulUniformFullInt; signature=resource:resource, algorithm:int64, '
+                            'shape:shape_dtype -> output:dtype; attr=dtype:type,default=DT_UINT64; '
+                            'attr=shape_dtype:type,default=DT_INT64; is_stateful=true>'),
+ 'StatefulUniformInt': (None,
+                        'Op<name=StatefulUniformInt; signature=resource:resource, algorithm:int64, '
+                        'shape:shape_dtype, minval:dtype, maxval:dtype -> output:dtype; '
+                        'attr=dtype:type,default=DT_INT64; attr=shape_dtype:type,default=DT_INT64; '
+                        'is_stateful=true>'),
+ 'StaticRegexFullMatch': (None,
+                          'Op<name=StaticRegexFullMatch; signature=input:string -> output:bool; '
+                          'attr=pattern:string>'),
+ 'StaticRegexReplace': (None,
+                        'Op<name=StaticRegexReplace; signature=input:string -> output:string; '
+                        'attr=pattern:string; attr=rewrite:string; attr=replace_global:bool,default=true>'),
  'StopGradient': (None, 'Op<name=StopGradient; signature=input:T -> output:T; attr=T:type>'),
  'StridedSlice': (None,
                   'Op<name=StridedSlice; signature=input:T, begin:Index, end:Index, strides:Index -> output:T; '
@@ -1268,6 +1415,46 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                       'attr=begin_mask:int,default=0; attr=end_mask:int,default=0; '
                       'attr=ellipsis_mask:int,default=0; attr=new_axis_mask:int,default=0; '
                       'attr=shrink_axis_mask:int,default=0>'),
+ 'StringFormat': (None,
+                  'Op<name=StringFormat; signature=inputs:T -> output:string; attr=T:list(type),min=0; '
+                  'attr=template:string,default="%s"; attr=placeholder:string,default="%s"; '
+                  'attr=summarize:int,default=3>'),
+ 'StringJoin': (None,
+                'Op<name=StringJoin; signature=inputs:N*string -> output:string; attr=N:int,min=0; '
+                'attr=separator:string,default="">'),
+ 'StringLength': (None,
+                  'Op<name=StringLength; signature=input:string -> output:int32; '
+                  'attr=unit:string,default="BYTE",allowed=["BYTE", "UTF8_CHAR"]>'),
+ 'StringLower': (None,
+                 'Op<name=StringLower; signature=input:string -> output:string; attr=encoding:string,default="">'),
+ 'StringNGrams': (None,
+                  'Op<name=StringNGrams; signature=data:string, data_splits:Tsplits -> ngrams:string, '
+                  'ngrams_splits:Tsplits; attr=separator:string; attr=ngram_widths:list(int),min=0; '
+                  'attr=left_pad:string; attr=right_pad:string; attr=pad_width:int; '
+                  'attr=preserve_short_sequences:bool; attr=Tsplits:type,default=DT_INT64,allowed=[DT_INT32, '
+                  'DT_INT64]>'),
+ 'StringSplit': (None,
+                 'Op<name=StringSplit; signature=input:string, delimiter:string -> indices:int64, values:string, '
+                 'shape:int64; attr=skip_empty:bool,default=true>'),
+ 'StringSplitV2': (None,
+                   'Op<name=StringSplitV2; signature=input:string, sep:string -> indices:int64, values:string, '
+                   'shape:int64; attr=maxsplit:int,default=-1>'),
+ 'StringStrip': (None, 'Op<name=StringStrip; signature=input:string -> output:string>'),
+ 'StringToHashBucket': (None,
+                        'Op<name=StringToHashBucket; signature=string_tensor:string -> output:int64; '
+                        'attr=num_buckets:int,min=1>'),
+ 'StringToHashBucketFast': (None,
+                            'Op<name=StringToHashBucketFast; signature=input:string -> output:int64; '
+                            'attr=num_buckets:int,min=1>'),
+ 'StringToHashBucketStrong': (None,
+                              'Op<name=StringToHashBucketStrong; signature=input:string -> output:int64; '
+                              'attr=num_buckets:int,min=1; attr=key:list(int)>'),
+ 'StringToNumber': (None,
+                    'Op<name=StringToNumber; signature=string_tensor:string -> output:out_type; '
+                    'attr=out_type:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, '
+                    'DT_UINT32, DT_UINT64]>'),
+ 'StringUpper': (None,
+                 'Op<name=StringUpper; signature=input:string -> output:string; attr=encoding:string,default="">'),
  'Sub': (('bfloat16',
           'half',
           'float',
@@ -1285,6 +1472,10 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
          'Op<name=Sub; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, '
          'DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128, DT_UINT32, '
          'DT_UINT64]>'),
+ 'Substr': (('int32', 'int64'),
+            'Op<name=Substr; signature=input:string, pos:T, len:T -> output:string; '
+            'attr=T:type,allowed=[DT_INT32, DT_INT64]; attr=unit:string,default="BYTE",allowed=["BYTE", '
+            '"UTF8_CHAR"]>'),
  'Sum': (('float',
           'double',
           'int32',
@@ -1321,6 +1512,9 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'TanhGrad': (('bfloat16', 'half', 'float', 'double', 'complex64', 'complex128'),
               'Op<name=TanhGrad; signature=y:T, dy:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, '
               'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'TensorArrayWrite': (None,
+                      'Op<name=TensorArrayWrite; signature=handle:Ref(string), index:int32, value:T, '
+                      'flow_in:float -> flow_out:float; attr=T:type>'),
  'TensorScatterAdd': (None,
                       'Op<name=TensorScatterAdd; signature=tensor:T, indices:Tindices, updates:T -> output:T; '
                       'attr=T:type; attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
@@ -1368,6 +1562,37 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                      'Op<name=TruncatedNormal; signature=shape:T -> output:dtype; attr=seed:int,default=0; '
                      'attr=seed2:int,default=0; attr=dtype:type,allowed=[DT_HALF, DT_BFLOAT16, DT_FLOAT, '
                      'DT_DOUBLE]; attr=T:type,allowed=[DT_INT32, DT_INT64]; is_stateful=true>'),
+ 'UnicodeDecode': (None,
+                   'Op<name=UnicodeDecode; signature=input:string -> row_splits:Tsplits, char_values:int32; '
+                   'attr=input_encoding:string; attr=errors:string,default="replace",allowed=["strict", '
+                   '"replace", "ignore"]; attr=replacement_char:int,default=65533; '
+                   'attr=replace_control_characters:bool,default=false; '
+                   'attr=Tsplits:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'UnicodeDecodeWithOffsets': (None,
+                              'Op<name=UnicodeDecodeWithOffsets; signature=input:string -> row_splits:Tsplits, '
+                              'char_values:int32, char_to_byte_starts:int64; attr=input_encoding:string; '
+                              'attr=errors:string,default="replace",allowed=["strict", "replace", "ignore"]; '
+                              'attr=replacement_char:int,default=65533; '
+                              'attr=replace_control_characters:bool,default=false; '
+                              'attr=Tsplits:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'UnicodeEncode': (None,
+                   'Op<name=UnicodeEncode; signature=input_values:int32, input_splits:Tsplits -> output:string; '
+                   'attr=errors:string,default="replace",allowed=["ignore", "replace", "strict"]; '
+                   'attr=output_encoding:string,allowed=["UTF-8", "UTF-16-BE", "UTF-32-BE"]; '
+                   'attr=replacement_char:int,default=65533; '
+                   'attr=Tsplits:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'UnicodeTranscode': (None,
+                      'Op<name=UnicodeTranscode; signature=input:string -> output:string; '
+                      'attr=input_encoding:string; attr=output_encoding:string,allowed=["UTF-8", "UTF-16-BE", '
+                      '"UTF-32-BE"]; attr=errors:string,default="replace",allowed=["strict", "replace", '
+                      '"ignore"]; attr=replacement_char:int,default=65533; '
+                      'attr=replace_control_characters:bool,default=false>'),
+ 'Unique': (None,
+            'Op<name=Unique; signature=x:T -> y:T, idx:out_idx; attr=T:type; '
+            'attr=out_idx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'UniqueWithCounts': (None,
+                      'Op<name=UniqueWithCounts; signature=x:T -> y:T, idx:out_idx, count:out_idx; attr=T:type; '
+                      'attr=out_idx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'UnsortedSegmentMax': (('float',
                          'double',
                          'int32',
@@ -1452,6 +1677,9 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                         'DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, '
                         'DT_UINT32, DT_UINT64]; attr=Tindices:type,allowed=[DT_INT16, DT_INT32, DT_INT64]; '
                         'attr=Tnumsegments:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'UpperBound': (None,
+                'Op<name=UpperBound; signature=sorted_inputs:T, values:T -> output:out_type; attr=T:type; '
+                'attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'Where': (('float',
             'double',
             'int32',

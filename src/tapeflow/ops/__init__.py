@@ -39,7 +39,12 @@ from . import (  # noqa: F401
     sparse_manip_ops,
     sparse_ops,
     stateless_random_ops,
+    string_format_ops,
+    string_hash,
+    string_ops,
+    string_regex,
     tensor_array,
+    unicode_ops,
     variable_methods,
 )
 
