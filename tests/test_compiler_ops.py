@@ -102,7 +102,7 @@ def _loss(outs, ws):
 
 # Ops whose entry builds the op's input in Python from the sample (a serialized tf.train.Example from its values),
 # which a trace cannot do with symbolic values; ``tests/test_io.py`` runs them traced on other values instead.
-BUILT_IN_PYTHON = {"ParseExampleV2", "ParseExampleVarLen"}
+BUILT_IN_PYTHON = {"ParseExampleV2", "ParseExampleVarLen", "ParseExampleRaggedValues", "ParseExampleRaggedLengths"}
 
 FORWARD = [e for e in OP_DB if e.name not in RANDOM and e.name not in BUILT_IN_PYTHON]
 DIFFERENTIABLE = [e for e in OP_DB if e.differentiable and e.name not in RANDOM]

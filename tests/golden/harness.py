@@ -156,6 +156,9 @@ def encode(value, tf):
                 "dense_shape": encode(value.dense_shape, tf)}
     if isinstance(value, tf.Tensor):
         return {"kind": "tensor", **_array(value.numpy()), "tf_dtype": value.dtype.name}
+    if isinstance(value, tf.RaggedTensor):
+        return {"kind": "ragged", "flat_values": encode(value.flat_values, tf),
+                "nested_row_splits": [encode(s, tf) for s in value.nested_row_splits]}
     if isinstance(value, tf.DType):
         return {"kind": "dtype", "name": value.name}
     if isinstance(value, tf.TensorShape):

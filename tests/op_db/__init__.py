@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     nn,
     numerics,
     printing,
+    ragged,
     random,
     reduction,
     segment,

@@ -97,3 +97,4 @@ def _indicator(values):
     for (row, _), v in zip([[0, 0], [0, 1], [1, 0]], values):
         out[row, v] = True
     return out
+

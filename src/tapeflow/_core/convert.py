@@ -45,6 +45,8 @@ def _refused(value):
 
 def _unsupported(value):
     _refused(value)
+    if getattr(value, "_tapeflow_ragged", False):  # TF tries it as a sequence first, and reports that
+        return ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
     return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
                       "Tensor.")
 

@@ -11,10 +11,14 @@ are ops: ``ops/gather_ops.py`` installs them on the class.
 
 from __future__ import annotations
 
+import numpy as np
+
+from . import dtypes as _dtypes
+from .exports import export
 from .shape import TensorShape
 from .tensor import Tensor
 
-__all__ = ["IndexedSlices"]
+__all__ = ["IndexedSlices", "IndexedSlicesSpec"]
 
 
 class IndexedSlices:
@@ -79,9 +83,89 @@ class IndexedSlices:
     def consumers(self):
         return []
 
+    # --- a composite tensor (``nest.py``): a traced function takes and returns its tensors ----------------
+    _tapeflow_composite = True
+
+    def _components(self):
+        parts = (self._values, self._indices)
+        return parts if self._dense_shape is None else parts + (self._dense_shape,)
+
+    def _from_components(self, components):
+        """Slices of the same kind over ``components`` (taken as they are)."""
+        return IndexedSlices(*components) if len(components) == 3 else IndexedSlices(components[0], components[1])
+
+    def _component_shapes(self):
+        inner = tuple(self._values._value.shape[1:])
+        shapes = ((None,) + inner, (None,))
+        return shapes if self._dense_shape is None else shapes + (tuple(self._dense_shape._value.shape),)
+
+    def _spec(self):
+        return IndexedSlicesSpec(self.shape, self.dtype, self._indices.dtype,
+                                 None if self._dense_shape is None else self._dense_shape.dtype)
+
+    _type_spec = property(_spec)
+
+    def _static_spec(self, graph_constants, static_shape=None):
+        """The spec a graph gives these slices: the dense shape where the graph fixes it, else unknown sizes."""
+        known = None if self._dense_shape is None else graph_constants.get(self._dense_shape._id)
+        if known is not None:
+            shape = TensorShape([int(d) for d in known])
+        elif self._dense_shape is None:
+            shape = TensorShape(None)
+        else:
+            shape = TensorShape([None] * int(self._dense_shape._value.shape[0]))
+        return IndexedSlicesSpec(shape, self.dtype, self._indices.dtype,
+                                 None if self._dense_shape is None else self._dense_shape.dtype)
+
+    @staticmethod
+    def _stand_in(spec):
+        """Slices of ``spec`` to trace a function on: one row, at index 0."""
+        from .tensor import constant_of  # noqa: PLC0415 - tensor.py builds on this module's peers
+
+        dims = [1 if d is None else d for d in (spec.shape.dims or [1])]
+        values = constant_of(np.zeros([1] + dims[1:], spec.dtype.as_numpy_dtype))
+        indices = constant_of(np.zeros([1], spec.indices_dtype.as_numpy_dtype))
+        if spec.dense_shape_dtype is None:
+            return IndexedSlices(values, indices)
+        return IndexedSlices(values, indices, constant_of(np.asarray(dims, spec.dense_shape_dtype.as_numpy_dtype)))
+
     def __neg__(self):
         return IndexedSlices(-self._values, self._indices, self._dense_shape)
 
     def __str__(self):
         shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
         return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{shape})"
+
+
+@export("IndexedSlicesSpec")
+class IndexedSlicesSpec:
+    """The type of an ``IndexedSlices``: the dense ``shape``, the values' ``dtype``, and the dtypes of its indices
+    and dense shape (``tf.IndexedSlicesSpec``)."""
+
+    def __init__(self, shape=None, dtype=_dtypes.float32, indices_dtype=_dtypes.int64, dense_shape_dtype=None,
+                 indices_shape=None):
+        self._shape = TensorShape(shape)
+        self._dtype = _dtypes.as_dtype(dtype)
+        self._indices_dtype = _dtypes.as_dtype(indices_dtype)
+        self._dense_shape_dtype = None if dense_shape_dtype is None else _dtypes.as_dtype(dense_shape_dtype)
+        self._indices_shape = TensorShape([None] if indices_shape is None else indices_shape)
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    indices_dtype = property(lambda self: self._indices_dtype)
+    dense_shape_dtype = property(lambda self: self._dense_shape_dtype)
+    value_type = property(lambda self: IndexedSlices)
+
+    def _key(self):
+        dims = None if self._shape.dims is None else tuple(self._shape.dims)
+        return (dims, self._dtype, self._indices_dtype, self._dense_shape_dtype)
+
+    def __eq__(self, other):
+        return type(other) is IndexedSlicesSpec and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return (f"IndexedSlicesSpec({self._shape!r}, {self._dtype!r}, {self._indices_dtype!r}, "
+                f"{self._dense_shape_dtype!r}, {self._indices_shape!r})")

@@ -34,7 +34,7 @@ class Program:
     """One trace's graph and its generated code, with what rebuilds the result."""
 
     __slots__ = ("graph", "plan", "structure", "leaves", "variable_ids", "output_specs", "recordable",
-                 "residual_plan", "residual_ids", "call_op", "backwards", "rebuild", "generic")
+                 "residual_plan", "residual_ids", "call_op", "backwards", "rebuild", "generic", "sized")
 
     def __init__(self, graph, plan, structure, leaves, variable_ids, output_specs):
         self.graph, self.plan, self.structure, self.leaves = graph, plan, structure, leaves
@@ -45,6 +45,9 @@ class Program:
         self.recordable = self.residual_plan = self.residual_ids = self.call_op = self.backwards = None
         self.rebuild = _rebuilder(structure)  # flat output values -> the result's structure
         self.generic = False  # whether it runs on other sizes of the trace's None dimensions (``shape_generic``)
+        # The input shapes a program traced for a composite tensor's spec is tied to, when it is not generic: a
+        # spec covers any number of entries, so its calls share one key, and other sizes need their own trace.
+        self.sized = None
 
 
 def pack(program, out, tensors=False):
@@ -201,7 +204,7 @@ def build_program(name, tracer, placeholders, variables, result):
     passes.optimize(graph)
     if structured and any(nest.is_composite(v) for v in leaves_of):
         # A composite's spec holds what the graph fixes: a dense shape folded to a constant, else unknown sizes.
-        specs = [v._static_spec(graph.constants.get(v._components()[-1]._id)) if nest.is_composite(v) else s
+        specs = [v._static_spec(graph.constants, tracer.static_shape) if nest.is_composite(v) else s
                  for v, s in zip(leaves_of, specs)]
         output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
     graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from

@@ -98,6 +98,13 @@ def _key(value, tensors, variables):
     return (OBJECT, ref) if ref is not None else (LITERAL, value)
 
 
+def holds_composite(key):
+    """Whether a key holds a composite tensor's spec (whose component shapes it leaves open)."""
+    if key[0] is not STRUCT:
+        return False
+    return _is_composite_kind(key[1]) or any(holds_composite(k) for k in key[2])
+
+
 def _composite_key(value, tensors, spec):
     """A composite tensor (a SparseTensor) keyed by its spec, as TF keys it: its components are inputs, with the
     shapes one spec covers (any number of entries), so another tensor of the same spec reuses the trace."""

@@ -281,6 +281,12 @@ class ConcreteFunction:
             # to the sizes it was traced with, else a trace for these shapes.
             program = self._programs[key] = self._first if self._first.generic else self._owner._specialise(
                 bound, tensors)
+        if program.sized is not None:
+            shapes = tuple([t._value.shape for t in tensors])
+            if shapes != program.sized:
+                program = self._programs.get((key, shapes))
+                if program is None:
+                    program = self._programs[(key, shapes)] = self._owner._specialise(bound, tensors)
         if STATE.tapes:
             if recorded_call.can_record(program):
                 swap = dict(zip(program.variable_ids, variables))
@@ -501,6 +507,7 @@ class Function:
             self._variables_created = False
         self._tracing_count += 1
         self._note_trace(key, general)
+        _tie_sizes(program, general, tensors)
         concrete = ConcreteFunction(self, general, program, specs_of(bound, general, self._parameters,
                                                                       self._input_signature), key)
         self._cache[general] = concrete
@@ -560,7 +567,16 @@ class Function:
     def _specialise(self, bound, tensors):
         """A program for shapes this concrete function was not traced with: traced again, output discarded."""
         key, _, variables = signature.key_of(*bound)
-        return self._program(bound, tensors, variables, key, allow_variables=False, quiet=True)
+        program = self._program(bound, tensors, variables, key, allow_variables=False, quiet=True)
+        return _tie_sizes(program, key, tensors)
+
+
+def _tie_sizes(program, key, tensors):
+    """``program``, marked as tied to the shapes of ``tensors`` when it is not generic and its key (one holding a
+    composite tensor's spec) does not fix them."""
+    if not program.generic and signature.holds_composite(key):
+        program.sized = tuple([t._value.shape for t in tensors])
+    return program
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,

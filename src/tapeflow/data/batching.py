@@ -13,7 +13,7 @@ from .._core import errors
 from .._core.dtypes import string
 from .._core.shape import TensorShape
 from .._core.tensor import convert_to_tensor, wrap
-from . import sparse_elements as sparse
+from . import composite_elements as composite
 from . import spec as _spec
 from .dataset import INFINITE, UNKNOWN, KernelError, _op_error, _scalar, _Unary, _VariantDataset
 
@@ -65,7 +65,7 @@ class _BatchDataset(_Unary):
         self._drop = bool(_scalar(drop_remainder))
         lead = self._size if self._drop else None
         super().__init__(input_dataset, _spec.map_structure(
-            lambda s: sparse.batched_spec(s, lead) if sparse.is_sparse_spec(s) else
+            lambda s: composite.batched_spec(s, lead) if composite.is_composite_spec(s) else
             _spec.TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), input_dataset.element_spec))
 
     def _cardinality(self):
@@ -85,8 +85,27 @@ class _BatchDataset(_Unary):
         """One batch from the flattened elements ``batch``."""
         spec = self._input.element_spec
         fused = getattr(type(self._input), "_FUSES_WITH_BATCH", False)
-        return _spec.pack(spec, [sparse.batch([b[c] for b in batch]) if sparse.is_sparse_spec(s) else
+        return _spec.pack(spec, [composite.batch([b[c] for b in batch], s) if composite.is_composite_spec(s) else
                                  _stack([b[c] for b in batch], c, s.dtype, fused)
+                                 for c, s in enumerate(_spec.flatten(spec))])
+
+
+class _RaggedBatchDataset(_BatchDataset):
+    """``ragged_batch``: dense components batched into ragged tensors (one row each), composite ones batched."""
+
+    def __init__(self, input_dataset, batch_size, drop_remainder, row_splits_dtype):
+        from .._core import dtypes  # noqa: PLC0415
+
+        self._splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        super().__init__(input_dataset, batch_size, drop_remainder)
+        lead = self._size if self._drop else None
+        self._element_spec = _spec.map_structure(
+            lambda s: composite.batched_spec(s, lead) if composite.is_sparse_spec(s) else
+            composite.ragged_rows_spec(s, lead, self._splits_dtype), input_dataset.element_spec)
+
+    def _make(self, batch):
+        spec = self.element_spec
+        return _spec.pack(spec, [composite.batch([b[c] for b in batch], s)
                                  for c, s in enumerate(_spec.flatten(spec))])
 
 
@@ -94,7 +113,7 @@ class _PaddedBatchDataset(_BatchDataset):
     def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop_remainder):
         spec = input_dataset.element_spec
         for s in _spec.flatten(spec):
-            if sparse.is_sparse_spec(s):
+            if composite.is_composite_spec(s):
                 raise TypeError(f"`padded_batch` is only supported for datasets that produce tensor elements but "
                                 f"type spec of elements in the input dataset is not a subclass of TensorSpec: "
                                 f"`{s!r}`.")
@@ -158,7 +177,7 @@ class _UnbatchDataset(_Unary):
                              f"matching leading dimension. Encountered both {known[0]} and "
                              f"{next(d for d in known if d != known[0])}.")
         super().__init__(input_dataset, _spec.map_structure(
-            lambda s: sparse.sliced_spec(s) if sparse.is_sparse_spec(s) else
+            lambda s: composite.sliced_spec(s) if composite.is_composite_spec(s) else
             _spec.TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype), spec))
 
     def _cardinality(self):
@@ -173,15 +192,15 @@ class _UnbatchDataset(_Unary):
         spec = self.element_spec
         for element in self._input._elements():
             leaves = _spec.flatten(element)
-            arrays = [None if sparse.is_sparse(t) else np.asarray(t.numpy()) for t in leaves]
-            sizes = [sparse.first_dim(t) if a is None else a.shape[0] for t, a in zip(leaves, arrays)]
+            arrays = [None if composite.is_composite(t) else np.asarray(t.numpy()) for t in leaves]
+            sizes = [composite.first_dim(t) if a is None else a.shape[0] for t, a in zip(leaves, arrays)]
             n = sizes[0]
             for k, size in enumerate(sizes):
                 if size != n:
                     raise KernelError(errors.InvalidArgumentError,
                                       f"Input element must have the same batch size in each component. Component 0 "
                                       f"had size {n} but component {k} had size {size}.")
-            split = [sparse.rows(t) if a is None else None for t, a in zip(leaves, arrays)]
+            split = [composite.rows(t) if a is None else None for t, a in zip(leaves, arrays)]
             for i in range(n):
                 yield _spec.pack(spec, [next(r) if r is not None else convert_to_tensor(a[i], dtype=t.dtype)
                                         for a, t, r in zip(arrays, leaves, split)])

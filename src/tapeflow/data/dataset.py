@@ -272,7 +272,7 @@ def _to_numpy(x):
     if isinstance(x, Dataset):
         return x
     if getattr(x, "_tapeflow_composite", False):
-        from .sparse_elements import numpy_value  # noqa: PLC0415
+        from .composite_elements import numpy_value  # noqa: PLC0415
 
         return numpy_value(x)
     value = x.numpy()
@@ -309,25 +309,25 @@ def _first_dim(t):
 
 class _TensorSliceDataset(Dataset):
     def __init__(self, tensors):
-        from . import sparse_elements as sparse  # noqa: PLC0415 - it builds on the op set, loaded by then
+        from . import composite_elements as composite  # noqa: PLC0415 - it builds on the op set, loaded by then
 
         self._value = _spec.normalize(tensors)
         leaves = _spec.flatten(self._value)
-        self._sparse = [sparse.is_sparse(t) for t in leaves]
+        self._composite = [composite.is_composite(t) for t in leaves]
         n = None
-        for t, is_sparse in zip(leaves, self._sparse):
-            d = sparse.first_dim(t) if is_sparse else _first_dim(t)
+        for t, is_composite in zip(leaves, self._composite):
+            d = composite.first_dim(t) if is_composite else _first_dim(t)
             if n is not None and d != n:
                 raise ValueError(f"Dimensions {n} and {d} are not compatible")
             n = d
         self._n = n
         # Slices are taken from NumPy copies: indexing a tensor per element would dispatch an op each time.
-        self._arrays = [None if s else np.asarray(t.numpy()) for t, s in zip(leaves, self._sparse)]
+        self._arrays = [None if c else np.asarray(t.numpy()) for t, c in zip(leaves, self._composite)]
         self._leaves = leaves
         self._dtypes = [t.dtype for t in leaves]
         super().__init__(_spec.map_structure(
-            lambda t: sparse.sliced_spec(t._spec()) if sparse.is_sparse(t) else _spec.TensorSpec(t.shape[1:], t.dtype),
-            self._value))
+            lambda t: composite.sliced_spec(t._spec()) if composite.is_composite(t) else
+            _spec.TensorSpec(t.shape[1:], t.dtype), self._value))
 
     def _cardinality(self):
         return self._n
@@ -336,21 +336,21 @@ class _TensorSliceDataset(Dataset):
         # A NumPy slice is a tensor of its own dtype as it is (the arrays are this dataset's own, never written);
         # strings (object arrays) go through the conversion that checks them.
         strings = [d == string for d in self._dtypes]
-        if any(self._sparse):
-            yield from self._with_sparse(strings)
+        if any(self._composite):
+            yield from self._with_composites(strings)
             return
         for i in range(self._n):
             yield _spec.pack(self._value, [convert_to_tensor(a[i], dtype=string) if s else wrap(a[i])
                                            for a, s in zip(self._arrays, strings)])
 
-    def _with_sparse(self, strings):
-        from .sparse_elements import rows  # noqa: PLC0415
+    def _with_composites(self, strings):
+        from .composite_elements import rows  # noqa: PLC0415
 
-        sparse_rows = [rows(t) if s else None for t, s in zip(self._leaves, self._sparse)]
+        composite_rows = [rows(t) if c else None for t, c in zip(self._leaves, self._composite)]
         for i in range(self._n):
             yield _spec.pack(self._value, [next(r) if r is not None else convert_to_tensor(a[i], dtype=string)
                                            if s else wrap(a[i])
-                                           for a, s, r in zip(self._arrays, strings, sparse_rows)])
+                                           for a, s, r in zip(self._arrays, strings, composite_rows)])
 
 
 class _TensorDataset(Dataset):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .._core.dtypes import int64
 from . import combinators as _c
-from .batching import _BatchDataset, _PaddedBatchDataset, _UnbatchDataset, _WindowDataset
+from .batching import _BatchDataset, _PaddedBatchDataset, _RaggedBatchDataset, _UnbatchDataset, _WindowDataset
 from .cache import CacheDataset
 from .dataset import Dataset
 from .transformations import (
@@ -54,6 +54,10 @@ def install(cls):
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         """Batches whose elements are padded to a common shape (the largest in the batch by default)."""
         return _PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=int64, name=None):
+        """Consecutive elements batched into ragged tensors: the rows of each component may differ in length."""
+        return _RaggedBatchDataset(self, batch_size, drop_remainder, row_splits_dtype)
 
     def unbatch(self, name=None):
         """Each element split along its first dimension into elements."""
@@ -178,6 +182,6 @@ def install(cls):
         setattr(cls, f.__name__, staticmethod(f))
 
     for f in (interleave, scan, group_by_window, bucket_by_sequence_length, rebatch, ignore_errors, map, filter,
-              batch, padded_batch, unbatch, shuffle, repeat, take, skip, concatenate, enumerate, prefetch, cache,
-              apply, with_options, shard, flat_map, window, take_while, unique):
+              batch, padded_batch, ragged_batch, unbatch, shuffle, repeat, take, skip, concatenate, enumerate,
+              prefetch, cache, apply, with_options, shard, flat_map, window, take_while, unique):
         setattr(cls, f.__name__, f)

@@ -1,7 +1,8 @@
 """The structures of dataset elements and their specs (``tf.TensorSpec`` is in ``_core/tensor_spec.py``).
 
 An element is a nest of tuples, dicts and namedtuples whose leaves are tensors, sparse tensors (one leaf each,
-their spec a ``tf.SparseTensorSpec``: ``sparse_elements.py``) or, for ``window``, datasets.
+their spec a ``tf.SparseTensorSpec``), ragged tensors (``tf.RaggedTensorSpec``; see ``composite_elements.py``)
+or, for ``window``, datasets.
 Lists are not structure in ``tf.data``: a Python list given as an element is converted to one tensor, as TF does.
 """
 
@@ -154,10 +155,10 @@ def dummy(spec, unknown=1, fill=0):
     """An element fitting ``spec`` filled with ``fill`` (unknown dimensions set to ``unknown``; an unknown rank is
     a scalar)."""
     def one(s):
-        from . import sparse_elements  # noqa: PLC0415 - it builds on the op set, loaded by then
+        from . import composite_elements  # noqa: PLC0415 - it builds on the op set, loaded by then
 
-        if sparse_elements.is_sparse_spec(s):
-            return sparse_elements.dummy(s, unknown)
+        if composite_elements.is_composite_spec(s):
+            return composite_elements.dummy(s, unknown)
         dims = () if s.shape.rank is None else tuple(unknown if d is None else d for d in s.shape.dims)
         if s.dtype == string:
             return convert_to_tensor(np.full(dims, b"" if not fill else b"a", dtype=object), dtype=string)

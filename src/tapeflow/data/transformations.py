@@ -20,7 +20,7 @@ import numpy as np
 from .._core import errors
 from .._core.dtypes import bool_, int32, int64, string
 from ..ops import random_ops as _random_ops
-from . import sparse_elements as _sparse
+from . import composite_elements as _composite
 from . import spec as _spec
 from . import threads as _threads
 from .dataset import (
@@ -96,9 +96,12 @@ def _traced(fn, spec):
     from .experimental import _DEBUG_MODE  # noqa: PLC0415 - experimental builds on this module
 
     leaves = _spec.flatten(spec)
-    if _DEBUG_MODE[0] or not leaves or not all((type(s) is _spec.TensorSpec or _sparse.is_sparse_spec(s))
+    if _DEBUG_MODE[0] or not leaves or not all((type(s) is _spec.TensorSpec or _composite.is_composite_spec(s))
                                                and s.dtype != string for s in leaves):
         return None
+    # (a ragged spec of ragged rank 0 stands for a dense tensor, the row of a ragged tensor)
+    spec = _spec.map_structure(lambda s: _spec.TensorSpec(s.shape, s.dtype) if getattr(s, "ragged_rank", None) == 0
+                               else s, spec)
     signature = list(spec) if type(spec) is tuple else [spec]
     try:
         return tf_function.function(fn, input_signature=signature).get_concrete_function()
@@ -146,7 +149,7 @@ class _MapDataset(_Unary):
         if self._element_spec is False:  # the stand-ins failed: learn the spec from the first element
             for element in self._elements():
                 # (a sparse result's dense shape is computed, which a trace leaves unknown: TF's spec)
-                self._element_spec = _spec.map_structure(_sparse.unknown_sizes, _spec.spec_of(element))
+                self._element_spec = _spec.map_structure(_composite.unknown_sizes, _spec.spec_of(element))
                 break
             else:
                 self._element_spec = _spec.TensorSpec(None, int32)

@@ -7,10 +7,10 @@ extra (``protobuf`` and ``google-crc32c``); using them without it raises an ``Im
 """
 
 from ..ops.string_ops import decode_base64, encode_base64
-from .parsing import FixedLenFeature, VarLenFeature, parse_example, parse_single_example
+from .parsing import FixedLenFeature, RaggedFeature, VarLenFeature, parse_example, parse_single_example
 from .tensor_proto import parse_tensor, serialize_tensor
 from .tfrecord import TFRecordOptions, TFRecordWriter
 
-__all__ = ["TFRecordWriter", "TFRecordOptions", "FixedLenFeature", "VarLenFeature", "parse_single_example",
-           "parse_example",
+__all__ = ["TFRecordWriter", "TFRecordOptions", "FixedLenFeature", "VarLenFeature", "RaggedFeature",
+           "parse_single_example", "parse_example",
            "serialize_tensor", "parse_tensor", "encode_base64", "decode_base64"]

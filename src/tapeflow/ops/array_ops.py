@@ -79,6 +79,8 @@ def cast(x, dtype, name=None):
         return type(x)(cast(x.values, dtype), x.indices, x.dense_shape)  # TF casts the values and keeps slices
     if getattr(x, "_tapeflow_sparse", False):
         return x.with_values(cast(x.values, dtype))
+    if getattr(x, "_tapeflow_ragged", False):
+        return x.with_flat_values(cast(x.flat_values, dtype))
     x = to_tensor(x)
     if x.dtype == dtype:
         try:
@@ -273,6 +275,8 @@ def identity(input, name=None):
         return type(input)(identity(input.values), input.indices, input.dense_shape)
     if getattr(input, "_tapeflow_sparse", False):
         return input.with_values(identity(input.values))
+    if getattr(input, "_tapeflow_ragged", False):
+        return input.with_flat_values(identity(input.flat_values))
     return execute(IDENTITY, (to_tensor(input),))
 
 
@@ -282,7 +286,9 @@ STOP_GRADIENT = defop("StopGradient", dtypes=ALL)(lambda x: x)
 
 def stop_gradient(input, name=None):
     """The value of ``input``, with no gradient flowing through it (``tf.stop_gradient``)."""
-    if getattr(input, "_tapeflow_sparse", False):
+    if getattr(input, "_tapeflow_sparse", False) or getattr(input, "_tapeflow_ragged", False):
+        if getattr(input, "_tapeflow_ragged", False):
+            return input.with_flat_values(stop_gradient(input.flat_values))
         return input.with_values(stop_gradient(input.values))
     return execute(STOP_GRADIENT, (to_tensor(input),))
 
@@ -413,6 +419,8 @@ ONES_LIKE = defop("OnesLike", dtypes=ALL)(lambda x: _like(np.ones, wrap(x), None
 
 def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape of ``input`` and its dtype, or ``dtype`` (``tf.zeros_like``)."""
+    if getattr(input, "_tapeflow_ragged", False):
+        return input.with_flat_values(zeros_like(input.flat_values, dtype))
     x = to_tensor(input)
     if dtype is not None and _dtypes.as_dtype(dtype) != x.dtype:
         return zeros(x._value.shape, dtype)  # another dtype: TF's zeros (a Fill), with its errors
@@ -421,6 +429,8 @@ def zeros_like(input, dtype=None, name=None, layout=None):
 
 def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape of ``input`` and its dtype, or ``dtype`` (``tf.ones_like``)."""
+    if getattr(input, "_tapeflow_ragged", False):
+        return input.with_flat_values(ones_like(input.flat_values, dtype))
     x = to_tensor(input)
     if dtype is not None and _dtypes.as_dtype(dtype) != x.dtype:
         return ones(x._value.shape, dtype)  # another dtype: TF's ones (a Fill), with its errors
@@ -715,6 +725,10 @@ def shape(input, out_type=None, name=None):
             None, None, f"Value for attr 'out_type' of {c_name(out_type)} is not in the list of allowed values: int32, "
             "int64\n\t; NodeDef: {{node Shape}}; Op<name=Shape; signature=input:T -> output:out_type; attr=T:type; "
             "attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]> [Op:Shape] name: ")
+    if getattr(input, "_tapeflow_ragged", False):
+        from .ragged_shape import shape_of_ragged  # noqa: PLC0415 - the ragged modules build on this one
+
+        return shape_of_ragged(input, out_type)
     x = to_tensor(input)
     if shape_varies(x):
         return execute(SHAPE, (x,), {"out_type": out_type.as_numpy_dtype})

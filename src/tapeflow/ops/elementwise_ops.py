@@ -18,6 +18,7 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, defop
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
+from . import _ragged_dispatch as _ragged
 from ._convert import matching, to_tensor
 from ._special import digamma as _np_digamma
 from ._special import erf as _np_erf
@@ -433,9 +434,13 @@ def _public(name, op, doc, top=False, arity=1, keeps_zero=False):
         def api(x, name=None):
             if keeps_zero and getattr(x, "_tapeflow_sparse", False):
                 return x.with_values(api(x.values))
+            if _ragged.is_ragged(x):
+                return _ragged.unary(api, x)
             return _run(op, (x,))
     else:
         def api(x, y, name=None):
+            if _ragged.is_ragged(x) or _ragged.is_ragged(y):
+                return _ragged.binary(api, x, y)
             return _run(op, (x, y))
 
     api.__name__ = api.__qualname__ = name

@@ -13,6 +13,7 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import FLOAT, FLOAT_COMPLEX, NUMERIC, REAL, Op, defop
 from .._core.tensor import EagerTensor, Tensor, constant_of, convert_to_tensor, wrap
+from . import _ragged_dispatch as _ragged
 from ._convert import matching, scalar_of, to_tensor
 from .array_ops import cast, ones_like, where, zeros_like
 
@@ -609,6 +610,9 @@ def _scalar(value, like):
 
 def _binary_api(op, doc, lenient=False):
     def api(x, y, name=None):
+        if (type(x) is not EagerTensor or type(y) is not EagerTensor) and (_ragged.is_ragged(x) or
+                                                                          _ragged.is_ragged(y)):
+            return _ragged.binary(api, x, y)
         x, y = matching(x, y, lenient=lenient)
         return execute(op, (x, y))
 
@@ -625,6 +629,8 @@ def _unary_api(op, doc, keeps_zero=False):
             return execute(op, (x,))
         if keeps_zero and getattr(x, "_tapeflow_sparse", False):
             return x.with_values(api(x.values))
+        if _ragged.is_ragged(x):
+            return _ragged.unary(api, x)
         return execute(op, (to_tensor(x),))
 
     api.__doc__ = doc
@@ -633,6 +639,8 @@ def _unary_api(op, doc, keeps_zero=False):
 
 def add(x, y, name=None):
     """Elementwise ``x + y`` with broadcasting; concatenation for strings (``tf.math.add``)."""
+    if (type(x) is not EagerTensor or type(y) is not EagerTensor) and (_ragged.is_ragged(x) or _ragged.is_ragged(y)):
+        return _ragged.binary(add, x, y)
     x, y = matching(x, y, lenient=True)
     return add_or_concat(x, y)
 
@@ -669,6 +677,8 @@ def abs(x, name=None):
     """Elementwise absolute value (``|z|`` as a real tensor for complex input); ``abs'(0) = 0`` (``tf.math.abs``)."""
     if getattr(x, "_tapeflow_sparse", False):  # zero-preserving: TF maps a SparseTensor's values
         return x.with_values(abs(x.values))
+    if _ragged.is_ragged(x):
+        return _ragged.unary(abs, x)
     x = to_tensor(x)
     return execute(COMPLEX_ABS if x._value.dtype.kind == "c" else ABS, (x,))
 

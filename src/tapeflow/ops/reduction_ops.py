@@ -431,6 +431,10 @@ ALL_AXES = {"axis": None, "keepdims": False}  # shared attrs of a full reduction
 
 def _reduce(op, value, axis, keepdims, dtype=None):
     """Convert, check ``axis`` and run a reduction; errors worded as TF words them for this kind of input."""
+    if getattr(value, "_tapeflow_ragged", False):
+        from .ragged_ops import reduce as ragged_reduce  # noqa: PLC0415 - ragged_ops builds on this module
+
+        return ragged_reduce(op.name, value, axis, keepdims)
     try:
         x = to_tensor(value, dtype)
         if axis is None and not keepdims:

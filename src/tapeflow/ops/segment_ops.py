@@ -16,6 +16,7 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import NUMERIC, REAL, defop
 from .._core.sizes import wrap_int
+from .._core.state import STATE
 from .._core.tensor import Tensor, constant_of, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import CAST, RESHAPE, SELECT
@@ -293,6 +294,9 @@ def _num_segments(op, num_segments, native):
         raise attr_error(op.name, "Tnumsegments", n.dtype, "")
     if n._value.ndim:
         raise errors.op_error(op.name, f"num_segments should be a scalar, not shape {errors.shape_str(n.shape)}")
+    if isinstance(num_segments, Tensor) and STATE.tracer is not None:
+        # A count computed while tracing becomes a number of the program: tie the trace to its input sizes.
+        STATE.tracer._frozen()
     # TF's kernel keeps num_segments in 32 bits, whatever its dtype: 2**32 + 1 segments are 1 segment there.
     return wrap_int(int(n._value), 32)
 

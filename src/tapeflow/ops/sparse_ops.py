@@ -104,9 +104,12 @@ class SparseTensor:
         dims = [1 if d is None else d for d in spec.shape.dims]
         return SparseTensor(np.zeros((1, len(dims)), np.int64), np.zeros(1, spec.dtype.as_numpy_dtype), dims)
 
-    def _static_spec(self, dense_shape):
-        """The spec a graph gives this tensor: ``dense_shape`` where the graph fixes it (a constant), else a
-        shape of unknown sizes of its rank (TF's static shape of a computed ``dense_shape``)."""
+    _type_spec = property(_spec)
+
+    def _static_spec(self, graph_constants, static_shape=None):
+        """The spec a graph gives this tensor: its dense shape where the graph fixes it (a constant among
+        ``graph_constants``), else a shape of unknown sizes of its rank (TF's static shape of a computed one)."""
+        dense_shape = graph_constants.get(self._dense_shape._id)
         if dense_shape is not None:
             return SparseTensorSpec([int(d) for d in np.ravel(dense_shape)], self.dtype)
         return SparseTensorSpec([None] * int(self._dense_shape._value.shape[0]), self.dtype)

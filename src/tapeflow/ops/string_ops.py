@@ -5,8 +5,8 @@ Each is an op of TF's name with TF's kernel behaviour, computed element by eleme
 ``bytes`` that hold string tensors (``_strings.py`` has the shared argument handling and error wording). None has
 a gradient: strings carry none, and the numbers ``length`` and ``to_number`` make are cut off from them in TF too.
 
-``split`` and ``bytes_split`` of a vector or higher return a ``tf.RaggedTensor`` in TensorFlow, which tapeflow does
-not have yet: those raise ``NotImplementedError`` here; a scalar gives TF's dense vector.
+``split`` and ``bytes_split`` of a vector or higher return a ``tf.RaggedTensor`` (a row per string), as in TF; a
+scalar gives TF's dense vector.
 """
 
 from __future__ import annotations
@@ -288,10 +288,19 @@ def STRING_SPLIT(x, delimiter, skip_empty):
     return _split_result(rows)
 
 
-def _scalar_only(fn_name, x):
-    if x.shape.rank != 0:
-        raise NotImplementedError(f"tf.strings.{fn_name} of a tensor of rank {x.shape.rank} returns a "
-                                  "tf.RaggedTensor, which tapeflow does not have yet; split a scalar instead")
+def _pieces(x, indices, values):
+    """The pieces of each string of ``x`` (a sparse result's ``indices`` and ``values`` over its flattened
+    strings): a vector for a scalar, else a ragged tensor of ``x``'s shape and one ragged dimension."""
+    from .array_ops import cast  # noqa: PLC0415 - array_ops imports this package's modules
+    from .counting_ops import bincount  # noqa: PLC0415
+    from .manip_ops import concat  # noqa: PLC0415
+    from .ragged_convert import rows_of  # noqa: PLC0415 - the ragged modules build on this package
+    from .reduction_ops import cumsum  # noqa: PLC0415
+
+    n = int(np.prod(x.shape.as_list()))
+    counts = bincount(cast(indices[:, 0], _dtypes.int32), minlength=n, maxlength=n, dtype=_dtypes.int64)
+    splits = concat([convert_to_tensor([0], _dtypes.int64), cumsum(counts)], 0)
+    return rows_of(values, splits, x.shape.as_list())
 
 
 @export("strings.split")
@@ -300,13 +309,12 @@ def split(input, sep=None, maxsplit=-1, name=None):
     which are dropped at either end, when ``sep`` is None), at most ``maxsplit + 1`` of them when ``maxsplit`` is
     not ``-1`` (``tf.strings.split``); a vector or higher gives TF's ragged result, not available yet."""
     x = converted(input, "input: ")
-    _scalar_only("split", x)
     from .array_ops import reshape  # noqa: PLC0415 - array_ops imports this package's modules
 
     sep_bytes = b"" if sep is None else _separator(sep) if not hasattr(sep, "numpy") else sep.numpy()
-    _, values, _ = run(STRING_SPLIT_V2, (reshape(x, [1]),), {"sep": sep_bytes, "maxsplit": int(maxsplit)},
-                       fast(input), name)
-    return values
+    indices, values, _ = run(STRING_SPLIT_V2, (reshape(x, [-1]),), {"sep": sep_bytes, "maxsplit": int(maxsplit)},
+                             fast(input), name)
+    return _pieces(x, indices, values)
 
 
 @export("strings.bytes_split")
@@ -314,11 +322,11 @@ def bytes_split(input, name=None):
     """The bytes of the scalar string ``input``, each a string (``tf.strings.bytes_split``); a vector or higher
     gives TF's ragged result, not available yet."""
     x = converted(input, "")
-    _scalar_only("bytes_split", x)
     from .array_ops import reshape  # noqa: PLC0415
 
-    _, values, _ = run(STRING_SPLIT, (reshape(x, [1]),), {"delimiter": b"", "skip_empty": False}, True, name)
-    return values
+    indices, values, _ = run(STRING_SPLIT, (reshape(x, [-1]),), {"delimiter": b"", "skip_empty": False}, True,
+                             name)
+    return _pieces(x, indices, values)
 
 
 # ------------------------------------------------------------------------------------------ substrings

@@ -7,8 +7,8 @@ so decoding here runs Python's decoder with an error handler that marks each mal
 ``replacement_char`` (``"replace"``), nothing (``"ignore"``) or TF's error (``"strict"``). A ``UTF-16`` or
 ``UTF-32`` input without a byte order mark is big-endian, as in ICU.
 
-Decoding a vector or higher gives a ``tf.RaggedTensor`` in TensorFlow, which tapeflow does not have yet: those
-raise ``NotImplementedError``; a scalar gives TF's dense vector. ``unicode_encode`` of a dense tensor is dense.
+Decoding a vector or higher gives a ``tf.RaggedTensor`` (a row per string), as in TF; a scalar gives TF's dense
+vector. ``unicode_encode`` of a dense tensor is dense.
 """
 
 from __future__ import annotations
@@ -127,10 +127,10 @@ def _decoded(op, op_name, input, input_encoding, errors, replacement_char, repla
     out = run(op, (reshape(x, [-1]),), {"input_encoding": input_encoding, "errors": errors,
                                         "replacement_char": int(replacement_char),
                                         "replace_control_characters": bool(replace_control_characters)}, True, name)
-    if x.shape.rank != 0:  # decoded all the same, so that malformed input raises TF's error first
-        raise NotImplementedError(f"tf.strings.unicode_decode of a tensor of rank {x.shape.rank} returns a "
-                                  "tf.RaggedTensor, which tapeflow does not have yet; decode a scalar instead")
-    return out
+    from .ragged_convert import rows_of  # noqa: PLC0415 - the ragged modules build on this package
+
+    splits, rest = out[0], out[1:]
+    return tuple(rows_of(part, splits, x.shape.as_list()) for part in rest)
 
 
 @export("strings.unicode_decode")
@@ -140,7 +140,7 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
     ``replacement_char`` (``errors="replace"``), are dropped (``"ignore"``) or raise (``"strict"``); with
     ``replace_control_characters`` the C0 controls are replaced too (``tf.strings.unicode_decode``)."""
     return _decoded(UNICODE_DECODE, "UnicodeDecode", input, input_encoding, errors, replacement_char,
-                    replace_control_characters, name)[1]
+                    replace_control_characters, name)[0]
 
 
 @export("strings.unicode_decode_with_offsets")
@@ -148,7 +148,7 @@ def unicode_decode_with_offsets(input, input_encoding, errors="replace", replace
                                 replace_control_characters=False, name=None):
     """``unicode_decode`` and the byte offset (int64) where each character starts
     (``tf.strings.unicode_decode_with_offsets``)."""
-    _, values, starts = _decoded(UNICODE_DECODE_WITH_OFFSETS, "UnicodeDecodeWithOffsets", input, input_encoding,
+    values, starts = _decoded(UNICODE_DECODE_WITH_OFFSETS, "UnicodeDecodeWithOffsets", input, input_encoding,
                                  errors, replacement_char, replace_control_characters, name)
     return values, starts
 
@@ -208,8 +208,11 @@ def _split(with_offsets, input, input_encoding, errors, replacement_char, name):
 
     # each character on its own, encoded back in the input's encoding (TF's way: a malformed byte comes out as the
     # replacement character's encoding)
-    chars = unicode_encode(expand_dims(decoded[1], -1), input_encoding, errors, replacement_char)
-    return (chars, decoded[2]) if with_offsets else chars
+    points = decoded[0]
+    flat = points.flat_values if getattr(points, "_tapeflow_ragged", False) else points
+    chars = unicode_encode(expand_dims(flat, -1), input_encoding, errors, replacement_char)
+    chars = points.with_flat_values(chars) if getattr(points, "_tapeflow_ragged", False) else chars
+    return (chars, decoded[1]) if with_offsets else chars
 
 
 @export("strings.unicode_split")
