@@ -215,7 +215,8 @@ _ADDR = re.compile(r"0x[0-9a-fA-F]+")
 _PATHS = (("tapeflow.keras.optimizers.", "keras.src.optimizers."),
           ("tapeflow._core.indexed_slices.", "tensorflow.python.framework.indexed_slices."),
           ("tapeflow._core.tensor.EagerTensor", "tensorflow.python.framework.ops.EagerTensor"),
-          ("tapeflow.ops.sparse_ops.SparseTensor", "tensorflow.python.framework.sparse_tensor.SparseTensor"))
+          ("tapeflow.ops.sparse_ops.SparseTensor", "tensorflow.python.framework.sparse_tensor.SparseTensor"),
+          ("tapeflow._core.dtypes.DType", "tensorflow.python.framework.dtypes.DType"))
 
 
 def normalize(text: str) -> str:

@@ -5,7 +5,8 @@ the shortest path that reaches it): keyword arguments and later public attribute
 and Keras variables (the values saved); ``tf.Module`` attributes (public and private), recursively; lists, tuples
 and dicts holding any of these; Keras optimizers: ``_iterations``, ``_learning_rate`` and their slots, which are
 saved under the variable they belong to, so a restored optimizer finds them by variable rather than by position.
-Optimizer variables not identified as slots of a tracked variable are saved by position (``_variables/<i>``).
+Optimizer variables not identified as slots of a tracked variable are saved by position (``_variables/<i>``). A
+``LossScaleOptimizer``'s inner optimizer is tracked as ``inner_optimizer``.
 
 Restoring reads and checks the whole file, then validates every value (dtype, then shape) before assigning any, so
 a damaged file or a mismatch raises and changes nothing.
@@ -89,6 +90,9 @@ def _children(obj):
         items = [("_iterations", obj._iterations)]
         if _is_variable(getattr(obj, "_learning_rate", None)):
             items.append(("_learning_rate", obj._learning_rate))
+        inner = getattr(obj, "inner_optimizer", None)  # a LossScaleOptimizer's: its steps, rate and slots
+        if _is_optimizer(inner):
+            items.append(("inner_optimizer", inner))
         return items
     if isinstance(obj, Module):
         return [(k, v) for k, v in sorted(vars(obj).items())

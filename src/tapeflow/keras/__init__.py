@@ -4,16 +4,19 @@ from . import (
            activations,
            backend,
            callbacks,
+           dtype_policies,
            initializers,
            layers,
            losses,
            metrics,
+           mixed_precision,
            models,  # noqa: E402
            optimizers,
            random,
            regularizers,
            utils,
 )
+from .mixed_precision import DTypePolicy
 from .models import Input, Model, Sequential  # noqa: E402
 from .variables import Variable
 
@@ -22,3 +25,4 @@ __all__ = ["activations", "backend", "callbacks", "initializers", "layers", "los
 __all__ += ["models", "Model", "Sequential", "Input"]
 __all__ += ["utils"]
 __all__ += ["random"]
+__all__ += ["mixed_precision", "dtype_policies", "DTypePolicy"]

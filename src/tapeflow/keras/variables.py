@@ -9,9 +9,16 @@ tapeflow's ops, tapes and ``convert_to_tensor`` take it wherever they take a ``t
 core's variable hooks (``_read``, ``_id``, ...) with those of the variable it holds, so reading it is recorded by
 tapes and gradients with respect to it are those of that variable. Operators (``v * 2``) follow TensorFlow's
 dtype rules, not Keras's promotion (``keras.ops``), which tapeflow does not implement.
+
+Autocasting (mixed precision): while a layer whose compute dtype differs from its variable dtype runs ``call``, an
+:class:`AutocastScope` is open, and a floating variable made with ``autocast=True`` is read in the scope's dtype:
+ops, operators, ``value``, ``numpy()`` and ``dtype`` all see a float16 variable under ``"mixed_float16"``. The read
+is a ``Cast`` of the variable's read, so gradients reach the float32 variable as float32.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -21,7 +28,7 @@ from .._core.variable import VariableAggregation, VariableSynchronization
 from ..ops.array_ops import cast, ones, zeros
 from ._state import auto_name, check_name, current_path
 
-__all__ = ["Variable", "standardize_dtype", "standardize_shape"]
+__all__ = ["Variable", "standardize_dtype", "standardize_shape", "AutocastScope", "autocast_dtype"]
 
 _ALLOWED_DTYPES = frozenset({
     "float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
@@ -86,6 +93,48 @@ def standardize_shape(shape):
     return tuple(dims)
 
 
+class _Autocast(threading.local):
+    """The open autocast scope of this thread (Keras keeps it per thread too)."""
+
+    active = False  # whether a scope is open (one may be open with dtype None: autocasting switched off)
+    dtype = None  # the dtype floating variables are read in, or None: as they are
+
+
+_AUTOCAST = _Autocast()
+
+
+def autocast_dtype():
+    """The dtype floating variables are read in here (inside a mixed-precision layer's ``call``), or ``None``."""
+    return _AUTOCAST.dtype
+
+
+class AutocastScope:
+    """Read floating variables (made with ``autocast=True``) in ``dtype`` while open; ``None`` switches
+    autocasting off inside an enclosing scope. Layers open one around ``call`` (``Layer.__call__``).
+
+    Raises:
+        ValueError: for a ``dtype`` that is not floating (Keras's message).
+    """
+
+    def __init__(self, dtype):
+        if dtype is not None:
+            dtype = standardize_dtype(dtype)
+            if "float" not in dtype:
+                raise ValueError("`AutocastScope` can only be used with a floating-point target dtype, such as "
+                                 f"'float16'. Received: dtype={dtype}")
+        self.dtype = dtype
+        self._saved = None
+
+    def __enter__(self):
+        state = _AUTOCAST
+        self._saved = (state.active, state.dtype)
+        state.active, state.dtype = True, self.dtype
+        return self
+
+    def __exit__(self, *exc):
+        _AUTOCAST.active, _AUTOCAST.dtype = self._saved
+
+
 def _to_tensor(value, dtype=None):
     """Keras's ``convert_to_tensor`` on TF: tensors of another dtype are cast, Python values converted.
 
@@ -113,7 +162,8 @@ class Variable:
         shape: required with a callable or named initializer; fully defined.
         dtype: the dtype; by default the initial value's, or ``"float32"`` for initializer callables.
         trainable: whether tapes watch it automatically.
-        autocast: accepted for compatibility (tapeflow has no mixed-precision autocasting).
+        autocast: whether a floating variable is read in the compute dtype inside a mixed-precision layer's
+            ``call`` (see :class:`AutocastScope`).
         aggregation: ``"none"``, ``"mean"``, ``"sum"`` or ``"only_first_replica"`` (an annotation here).
         synchronization: ``"none"``, ``"on_read"``, ``"on_write"`` or ``"auto"`` (an annotation here).
         name: the name, ``"variable"``, ``"variable_1"``, ... by default; no ``/``.
@@ -163,6 +213,7 @@ class Variable:
             value = _to_tensor(initializer, dtype)
             dtype = standardize_dtype(value.dtype if dtype is None else dtype)
         self._dtype = dtype
+        self._floating = "float" in dtype
         self._var = _TFVariable(value, dtype=dtype, trainable=self._keras_trainable, name=name,
                                 aggregation=_AGGREGATIONS[self._aggregation],
                                 synchronization=_SYNCHRONIZATIONS[self._synchronization])
@@ -187,7 +238,12 @@ class Variable:
 
     @property
     def dtype(self):
-        """The dtype's name, a string (``"int64"``)."""
+        """The dtype's name, a string (``"int64"``); inside an autocast scope, a floating variable's is the
+        scope's."""
+        if _AUTOCAST.active and self._autocast and self._floating:
+            # Keras answers the scope's dtype even when the scope switches autocasting off (dtype None): then it
+            # names its default float type, float32, whatever the variable holds.
+            return _AUTOCAST.dtype or "float32"
         return self._dtype
 
     @property
@@ -211,7 +267,10 @@ class Variable:
 
     @property
     def value(self):
-        """The ``tf.Variable`` that holds the value."""
+        """The ``tf.Variable`` that holds the value; inside an autocast scope, a floating variable's value read in
+        the scope's dtype (a tensor)."""
+        if _AUTOCAST.dtype is not None and self._autocast and self._floating:
+            return self._autocast_read()
         return self._var
 
     @property
@@ -257,7 +316,9 @@ class Variable:
         self._overwrite_with_gradient = value
 
     def numpy(self):
-        """The value as NumPy (a NumPy scalar for rank 0)."""
+        """The value as NumPy (a NumPy scalar for rank 0), in the autocast dtype inside an autocast scope."""
+        if _AUTOCAST.dtype is not None:
+            return self._autocast_read().numpy()
         return self._var.numpy()
 
     # --- updates -------------------------------------------------------------------------------------------
@@ -297,54 +358,71 @@ class Variable:
         return self._var._trainable
 
     def _read(self):
-        return self._var._read()
+        if _AUTOCAST.dtype is None:  # one test on the common path (no mixed-precision layer is running)
+            return self._var._read()
+        return self._autocast_read()
+
+    def _autocast_read(self):
+        """The read, cast to the open autocast scope's dtype when this variable takes part in autocasting."""
+        value = self._var._read()
+        dtype = _AUTOCAST.dtype
+        if dtype is None or not self._autocast or not self._floating or dtype == self._dtype:
+            return value
+        return cast(value, dtype)
 
     def read_value(self):
         """The value as a tensor (the hook tapeflow's ``constant`` and ``assign`` use to read variables)."""
-        return self._var._read()
+        return self._read()
 
     def _tapeflow_to_tensor(self, dtype=None):
-        return self._var._tapeflow_to_tensor(dtype)
+        if _AUTOCAST.dtype is None:
+            return self._var._tapeflow_to_tensor(dtype)
+        value = self._autocast_read()
+        if dtype is not None and value.dtype != dtype:
+            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                             f"{value.dtype.name}: {value!r}")
+        return value
 
     # --- Python protocols ----------------------------------------------------------------------------------
     def __repr__(self):
         return (f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype}, "
-                f"value={np.asarray(self._var.numpy())}>")
+                f"value={np.asarray(self.numpy())}>")
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self._var.numpy(), dtype=dtype)
+        return np.asarray(self.numpy(), dtype=dtype)
 
     def __bool__(self):
         raise TypeError("A Keras Variable cannot be used as a boolean.")
 
     def __float__(self):
         self._check_scalar()
-        return float(self._var)
+        return float(self.numpy())
 
     def __int__(self):
         self._check_scalar()
-        return int(self._var)
+        return int(self.numpy())
 
     def _check_scalar(self):
         if self.ndim > 0:
             raise TypeError(f"Only scalar arrays can be converted to Python scalars. Got: shape={self.shape}")
 
     def __pos__(self):
-        return self._var
+        return self._var if _AUTOCAST.dtype is None else self._autocast_read()
 
     def __getitem__(self, idx):
-        return self._var[idx]
+        return (self._var if _AUTOCAST.dtype is None else self._autocast_read())[idx]
 
     # ``==`` is elementwise (a tensor), so, as on Keras, the variable is unhashable.
     __hash__ = None
 
 
 def _install_operators():
-    """Arithmetic, comparisons and logic on a Keras variable are those ops on the ``tf.Variable`` it holds."""
+    """Arithmetic, comparisons and logic on a Keras variable are those ops on the ``tf.Variable`` it holds (on its
+    read in the autocast dtype inside an autocast scope)."""
 
     def delegate(name):
         def op(self, *args):
-            return getattr(self._var, name)(*args)
+            return getattr(self._var if _AUTOCAST.dtype is None else self._autocast_read(), name)(*args)
 
         op.__name__ = op.__qualname__ = name
         return op

@@ -69,9 +69,12 @@ def cast(x, dtype, name=None):
         except TypeError:  # an unhashable dtype argument: as_dtype below reports it
             pass
     elif getattr(x, "_tapeflow_variable", False):
+        # Read first: a Keras variable inside a mixed-precision layer's call reads in the compute dtype, not in
+        # the dtype of the array it holds.
+        x = x._read()
         try:
             if (x._value.dtype, dtype) in _SAME_DTYPE:  # a learning-rate variable, cast for every variable updated
-                return x._read()
+                return x
         except TypeError:
             pass
     dtype = _dtypes.as_dtype(dtype)

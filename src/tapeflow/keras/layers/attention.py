@@ -164,7 +164,7 @@ class MultiHeadAttention(Layer):
     def _sublayer_kwargs(self):
         return {"kernel_regularizer": self._kernel_regularizer, "bias_regularizer": self._bias_regularizer,
                 "activity_regularizer": self._activity_regularizer, "kernel_constraint": self._kernel_constraint,
-                "bias_constraint": self._bias_constraint, "dtype": self.dtype,
+                "bias_constraint": self._bias_constraint, "dtype": self.dtype_policy,
                 "kernel_initializer": _clone_initializer(self._kernel_initializer),
                 "bias_initializer": _clone_initializer(self._bias_initializer)}
 
@@ -203,7 +203,7 @@ class MultiHeadAttention(Layer):
             rank, self._attention_axes)
         self._norm_axes = tuple(range(scores_rank - len(self._attention_axes), scores_rank))
         auto_name("Softmax")  # Keras makes an (unnamed, weightless) Softmax sublayer here
-        self._dropout_layer = Dropout(rate=self._dropout, dtype=self.dtype, seed=self.seed)
+        self._dropout_layer = Dropout(rate=self._dropout, dtype=self.dtype_policy, seed=self.seed)
         output_shape = self._output_shape if self._output_shape else [query_shape[-1]]
         equation, bias_axes, output_rank = _proj_equation(len(query_shape) - 1, 2, len(output_shape))
         self._output_dense = EinsumDense(equation, output_shape=[None] * (output_rank - 1 - len(output_shape))

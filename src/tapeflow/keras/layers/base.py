@@ -11,8 +11,12 @@ as in Keras: the explicit argument, else the one of the outermost layer being ca
 Losses from ``add_loss`` are dropped when an outermost call starts; weight-regularizer losses are recomputed on
 every read of ``losses``. The shapes ``build`` ran with are kept (``_build_shapes_dict``) for ``summary()``.
 An exception escaping ``call`` is raised again with Keras's "Exception encountered when calling
-<Class>.call()" text listing the arguments. Mixed-precision policies (``"mixed_float16"``) are not implemented: a
-dtype is one Keras dtype name.
+<Class>.call()" text listing the arguments.
+
+A layer's ``dtype=`` is a dtype policy (``mixed_precision/policy.py``; the global policy by default): weights are
+made in its variable dtype and inputs cast to its compute dtype. Where the two differ (``"mixed_float16"``), or
+where an enclosing layer's call autocasts to another dtype, ``call`` runs inside an ``AutocastScope``, so floating
+weights are read in the compute dtype, as Keras does.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from .. import _masks
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .._state import auto_name, name_scope
-from ..variables import Variable, standardize_dtype
+from ..mixed_precision import policy as _policies
+from ..variables import _AUTOCAST, AutocastScope, Variable, standardize_dtype
 from ._context import _CONTEXT, build_shape, traced_batch
 from .input_spec import InputSpec, _shape_of
 
@@ -72,15 +77,6 @@ def _map(fn, x):
 
 def _is_tensor(x):
     return is_tensor(x) or isinstance(x, Variable)
-
-
-def _policy_name(dtype):
-    """The dtype name a layer's ``dtype=`` argument stands for (a name, a ``DType`` or a serialized policy)."""
-    if dtype is None:
-        return "float32"
-    if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":
-        return standardize_dtype(dtype["config"]["name"])
-    return standardize_dtype(dtype)
 
 
 def _format_argument(value):
@@ -176,8 +172,10 @@ class Layer:
     Args (keyword only):
         activity_regularizer: a regularizer applied to the outputs after each call (divided by the batch size).
         trainable: whether the layer's weights are trainable.
-        dtype: the dtype of weights and computations (``"float32"`` by default).
-        autocast: whether floating inputs are cast to the compute dtype.
+        dtype: the dtype policy: a policy, a policy name (``"mixed_float16"``) or a dtype for both weights and
+            computations; the global policy (``"float32"`` unless set) by default.
+        autocast: whether floating inputs are cast to the compute dtype (and, inside an enclosing layer's
+            autocasting call, whether weights are read in it).
         name: the name; by default the snake-cased class name made unique (``dense``, ``dense_1``).
 
     Raises:
@@ -210,10 +208,7 @@ class Layer:
             raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
                              f"Received: name={name} (of type {type(name)})")
         self._name = name
-        self._dtype_name = _policy_name(dtype)
-        # What ``__call__`` converts floating inputs to (Keras's ``input_dtype``: the compute dtype, or for a
-        # Sequential model its ``Input``'s dtype).
-        self._input_dtype = as_dtype(self._dtype_name)
+        self._set_dtype_policy(_policies.get(dtype))
         self.activity_regularizer = _regularizers.get(activity_regularizer)
         input_dim = kwargs.pop("input_dim", None)
         input_shape = (input_dim,) if input_dim is not None else kwargs.pop("input_shape", None)
@@ -261,19 +256,39 @@ class Layer:
         """The layer's name (unique among unnamed layers of a class, see ``clear_session``)."""
         return self._name
 
+    def _set_dtype_policy(self, policy):
+        self._dtype_policy = policy
+        self._compute_dtype_name = policy.compute_dtype
+        self._variable_dtype_name = policy.variable_dtype
+        # What ``__call__`` converts floating inputs to (Keras's ``input_dtype``: the compute dtype, or for a
+        # Sequential model its ``Input``'s dtype).
+        self._input_dtype = as_dtype(policy.compute_dtype)
+        # Whether ``call`` opens an autocast scope of its own (weights kept in another dtype than computed in).
+        self._mixed = policy.compute_dtype != policy.variable_dtype
+
+    @property
+    def dtype_policy(self):
+        """The layer's dtype policy (``<DTypePolicy "mixed_float16">``); settable with anything ``dtype=`` takes."""
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        self._set_dtype_policy(_policies.get(value))
+
     @property
     def dtype(self):
-        """The dtype of the layer's weights, a string."""
-        return self._dtype_name
+        """The dtype of the layer's weights, a string (the variable dtype)."""
+        return self._variable_dtype_name
 
     @property
     def variable_dtype(self):
-        return self._dtype_name
+        """The dtype the layer makes its weights in, a string."""
+        return self._variable_dtype_name
 
     @property
     def compute_dtype(self):
-        """The dtype that floating inputs are cast to, a string."""
-        return self._dtype_name
+        """The dtype that floating inputs are cast to and ``call`` computes in, a string."""
+        return self._compute_dtype_name
 
     @property
     def input_dtype(self):
@@ -528,7 +543,12 @@ class Layer:
             if self._call_has_training_arg:
                 kwargs["training"] = training
             with name_scope(self.name, caller=self):
-                outputs = _call_with_info(self, args, kwargs)
+                scope = self._autocast_scope() if self._mixed or _AUTOCAST.active else None
+                if scope is None:
+                    outputs = _call_with_info(self, args, kwargs)
+                else:
+                    with scope:
+                        outputs = _call_with_info(self, args, kwargs)
                 self.built = True
                 if building and type(self).build is Layer.build:
                     self._warn_unbuilt_state(stacklevel=4)
@@ -543,6 +563,17 @@ class Layer:
                 _CONTEXT.entry = None
                 _CONTEXT.training = None
         return outputs
+
+    def _autocast_scope(self):
+        """The autocast scope ``call`` runs in, or ``None`` to stay in the current one: Keras's rule. Outside any
+        scope a mixed layer opens one of its compute dtype; inside one, a layer computing in another floating dtype
+        opens its own, and one without ``autocast`` (or computing in a non-floating dtype) switches it off."""
+        if _AUTOCAST.active:
+            compute = self._compute_dtype_name
+            if not self.autocast or "float" not in compute:
+                return AutocastScope(None)
+            return AutocastScope(compute) if _AUTOCAST.dtype != compute else None
+        return AutocastScope(self._compute_dtype_name)
 
     # --- masks (Keras's ``_keras_mask`` convention) ------------------------------------------------------
     @property
@@ -682,9 +713,7 @@ class Layer:
     def get_config(self):
         """``name``, ``trainable``, the dtype policy (and the activity regularizer, when set)."""
         self._check_super_called()
-        config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self.dtype},
-                            "registered_name": None}}
+        config = {"name": self.name, "trainable": self.trainable, "dtype": _policies.serialize(self.dtype_policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = _regularizers.serialize(self.activity_regularizer)
         return config

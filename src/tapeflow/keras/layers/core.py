@@ -591,7 +591,8 @@ class Embedding(Layer):
             inputs = cast(inputs, "int32")
         # Keras's take counts negative indices from the end (``-1`` is the last row), as NumPy does.
         inputs = tf.where(inputs < 0, inputs + self.input_dim, inputs)
-        return tf.gather(self.embeddings, inputs, axis=0)
+        # Under a mixed policy the rows come out in the compute dtype (a no-op cast otherwise).
+        return cast(tf.gather(self.embeddings, inputs, axis=0), self._input_dtype)
 
     def compute_mask(self, inputs, mask=None):
         """``inputs != 0`` with ``mask_zero``, else ``None``."""

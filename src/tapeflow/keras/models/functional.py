@@ -141,7 +141,10 @@ class InputLayer(Layer):
             shape = kwargs.pop("input_shape")
         if "batch_input_shape" in kwargs:
             batch_shape = kwargs.pop("batch_input_shape")
-        super().__init__(name=name, dtype=dtype, **kwargs)
+        # As in Keras, the layer's policy is the global one, while its tensor's dtype is ``dtype`` (float32 by
+        # default, also under a mixed policy: the first layer casts).
+        super().__init__(name=name, **kwargs)
+        self._tensor_dtype = standardize_dtype(dtype)
         if shape is not None and batch_shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
         if batch_size is not None and batch_shape is not None:
@@ -160,6 +163,11 @@ class InputLayer(Layer):
     @property
     def batch_shape(self):
         return self._batch_shape
+
+    @property
+    def dtype(self):
+        """The dtype of the input tensor, a string (not the policy's)."""
+        return self._tensor_dtype
 
     def call(self, inputs):
         return inputs
@@ -380,7 +388,9 @@ class Functional(Model):
     _allow_non_tensor_positional_args = True
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
-        Model.__init__(self, name=name, trainable=trainable, **kwargs)
+        # Keras hands only the name on to the layer: other keywords (``dtype`` included: the model's policy is the
+        # global one) are ignored.
+        Model.__init__(self, name=name, trainable=trainable)
         if isinstance(inputs, tuple):
             inputs = list(inputs)
         if isinstance(outputs, tuple):

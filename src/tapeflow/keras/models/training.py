@@ -115,9 +115,14 @@ class TrainingMixin:
         ``metrics``/``weighted_metrics``: a list (of lists, one per output, for several outputs) or a dict keyed by
         output names. With several losses each output's unweighted loss is logged as ``<output>_loss`` and its
         metrics as ``<output>_<metric>``. ``run_eagerly``, ``jit_compile`` and ``steps_per_execution`` are accepted
-        and have no effect (tapeflow always runs eagerly, one step at a time).
+        and have no effect (tapeflow always runs eagerly, one step at a time). With ``auto_scale_loss`` and a model
+        whose dtype policy is ``"mixed_float16"``, the optimizer is wrapped in a ``LossScaleOptimizer`` (named
+        ``loss_scale_optimizer``), as Keras does.
         """
         self.optimizer = _get_optimizer(optimizer)
+        if (auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer
+                and not isinstance(self.optimizer, _optimizers.LossScaleOptimizer)):
+            self.optimizer = _optimizers.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         output_names = getattr(self, "output_names", None)
         self._compile_loss = _compile.CompileLoss(loss, loss_weights, output_names) if loss is not None else None
         self.loss = loss
@@ -222,10 +227,13 @@ class TrainingMixin:
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+            # The optimizer's loss scale (``loss_scale_factor``, or a LossScaleOptimizer's dynamic scale), which
+            # it divides out of the gradients again.
+            scaled = self.optimizer.scale_loss(loss) if self.optimizer is not None else loss
         self._loss_tracker.update_state(loss, sample_weight=self._batch_size_of(x))
         variables = self.trainable_variables
         if variables:
-            grads = tape.gradient(loss, variables)
+            grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients(zip(grads, variables))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 

@@ -10,12 +10,13 @@ from .base import Optimizer
 from .ftrl import Ftrl
 from .lamb import Lamb
 from .lion import Lion
+from .loss_scale_optimizer import LossScaleOptimizer
 from .nadam import Nadam
 from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl",
-           "Lion", "Lamb", "Adafactor", "schedules", "get"]
+           "Lion", "Lamb", "Adafactor", "LossScaleOptimizer", "schedules", "get"]
 
 _BY_NAME = {cls.__name__.lower(): cls for cls in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl,
                                                    Lion, Lamb, Adafactor)}
