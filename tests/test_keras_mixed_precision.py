@@ -186,3 +186,9 @@ def test_checkpoint_restores_the_scale_and_the_inner_optimizer(tmp_path):
     tf.train.Checkpoint(opt=opt2, w=w2).restore(path)
     assert [v.numpy().tolist() for v in opt2.variables] == [v.numpy().tolist() for v in opt.variables]
     assert float(opt2.dynamic_scale.numpy()) == 4.0 and int(opt2.iterations.numpy()) == 1
+
+
+def test_quantized_policies_are_refused_with_a_reason():
+    with pytest.raises(ValueError, match="Quantized dtype policies are not supported by tapeflow"):
+        tf.keras.mixed_precision.set_global_policy("int8_from_float32")
+    assert tf.keras.mixed_precision.global_policy().name == "float32"

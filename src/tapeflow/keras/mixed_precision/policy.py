@@ -128,7 +128,9 @@ def _from_string(name):
         if len(name.split("_from_")) != 2:
             raise ValueError("Cannot convert `policy` into a valid pair (`mode`, `source_name`) to instantiate "
                              f"`QuantizedDTypePolicy`. Received: policy={name}")
-        raise NotImplementedError(f"tapeflow does not implement Keras's quantized dtype policies (policy={name}).")
+        # Quantized policies (int8/float8 weights) need kernels tapeflow does not have: refused, with a reason.
+        raise ValueError(f"Quantized dtype policies are not supported by tapeflow: policy={name}. Use a float "
+                         "policy (float32, float16, mixed_float16).")
     return DTypePolicy(name)
 
 
