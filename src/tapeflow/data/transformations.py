@@ -79,6 +79,9 @@ def _trace(fn, spec, result=_spec.normalize):
 def _relax_one(a, b):
     if isinstance(a, _spec.TensorSpec):
         return _spec.relax_spec(a, b)
+    if getattr(a, "value_type", None) is not None and getattr(a, "ragged_rank", None) is not None and \
+            type(a) is type(b) and a.ragged_rank == b.ragged_rank:  # a tf.RaggedTensorSpec: its sizes relax too
+        return type(a)(_spec.relaxed_shape(a.shape, b.shape), a.dtype, a.ragged_rank, a.row_splits_dtype)
     if isinstance(a, _spec.DatasetSpec) and _spec.same_structure(a.element_spec, b.element_spec):
         return _spec.DatasetSpec(_spec.map_structure(_relax_one, a.element_spec, b.element_spec))
     return a
@@ -87,8 +90,8 @@ def _relax_one(a, b):
 def _traced(fn, spec):
     """``fn`` traced for elements of ``spec`` (a concrete ``tf.function`` taking an element as ``_call`` passes
     it), or ``None`` where it is not: in ``tf.data.experimental.enable_debug_mode()``, for elements that hold
-    datasets or strings (string ops are issue 15's), or a function the tracer cannot take; those run eagerly per
-    element (see the module docstring)."""
+    datasets or strings (not traced yet), or a function the tracer cannot take; those run eagerly per element (see
+    the module docstring)."""
     from ..compiler import tf_function  # noqa: PLC0415 - the compiler loads on first use
 
     if not callable(fn):
