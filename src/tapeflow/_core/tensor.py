@@ -262,9 +262,10 @@ def zeros_like_value(source):
 
 
 def is_tensor(x) -> bool:
-    """Whether ``x`` is a tensor, variable or ``IndexedSlices`` (``tf.is_tensor``)."""
+    """Whether ``x`` is a tensor, variable, ``IndexedSlices`` or other composite tensor (a ``SparseTensor``, a
+    ``RaggedTensor``) (``tf.is_tensor``)."""
     return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False) or getattr(
-        x, "_tapeflow_indexed_slices", False)
+        x, "_tapeflow_composite", False)
 
 
 # --------------------------------------------------------------------------------------------- conversion
@@ -370,6 +371,10 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
             raise TypeError(f"Expected tensor {shown!r} with dtype {dtype!r}, but got dtype {t.dtype!r}.")
         arr = t._value
     else:
+        if isinstance(value, TensorShape) and value.rank is not None:
+            # tf.constant reads a shape as its list of sizes (an empty one is float32, an unknown size None),
+            # where tf.convert_to_tensor uses the shape's own conversion (int32, refusing unknown sizes)
+            value = value.as_list()
         arr = convert_to_tensor(value, dtype)._value
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())

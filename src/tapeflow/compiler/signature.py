@@ -57,7 +57,10 @@ def _key(value, tensors, variables):
         # ``get_concrete_function(tf.TensorSpec(...))``: traced on zeros of the spec's shape (1 where unknown).
         dims = value.shape.dims
         shape = [1] if dims is None else [1 if d is None else d for d in dims]
-        tensors.append(constant_of(np.zeros(shape, value.dtype.as_numpy_dtype)))
+        np_dtype = value.dtype.as_numpy_dtype
+        # (strings are ``bytes`` objects: empty ones stand for them, as zeros for numbers)
+        tensors.append(constant_of(np.full(shape, b"", object) if np.dtype(np_dtype).kind == "O" else
+                                   np.zeros(shape, np_dtype)))
         return (TENSOR, None if dims is None else tuple(dims), np.dtype(value.dtype.as_numpy_dtype))
     if isinstance(value, Tensor):
         tensors.append(value)

@@ -550,6 +550,7 @@ def _select_grad(g, z, condition, x, y, needs):
 
 
 WHERE_INDICES = defop("Where", same_dtype=False)(lambda c: np.argwhere(c).astype(np.int64))
+WHERE_INDICES.value_sized = {0: (0,)}
 
 
 def where(condition, x=None, y=None, name=None):
@@ -559,6 +560,10 @@ def where(condition, x=None, y=None, name=None):
     flows to the selected branch only; note that a NaN or inf in the other branch's *gradient* still leaks
     through the multiplication, exactly as in TensorFlow (``where(x > 0, log(x), 0)`` at 0 gives NaN).
     """
+    if any(getattr(v, "_tapeflow_ragged", False) for v in (condition, x, y)):
+        from .ragged_ops import where_ragged  # noqa: PLC0415 - the ragged modules build on this one
+
+        return where_ragged(condition, x, y)
     c = to_tensor(condition)
     if x is None and y is None:
         return execute(WHERE_INDICES, (c,))
@@ -650,6 +655,10 @@ def stack(values, axis=0, name="stack"):
     """Stack a list of rank-R tensors into one rank-(R+1) tensor along ``axis`` (``tf.stack``)."""
     if not values:
         return constant_of(np.zeros((0,), np.float32))  # TF converts the empty list itself
+    if any(getattr(v, "_tapeflow_ragged", False) for v in values):
+        from .ragged_ops import stack_ragged  # noqa: PLC0415 - the ragged modules build on this one
+
+        return stack_ragged(values, axis)
     tensors = matching(*values)
     nd = tensors[0]._value.ndim + 1
     if not -nd <= axis < nd:
@@ -923,6 +932,9 @@ def _masked(axis, mask):
 @defop("BooleanMask", dtypes=ALL, same_dtype=False)
 def BOOLEAN_MASK(x, mask, axis):
     return np.asarray(x)[_masked(axis, mask)]
+
+
+BOOLEAN_MASK.value_sized = lambda attrs: {0: (attrs["axis"],)}
 
 
 @defop("BooleanMaskGrad", dtypes=ALL, same_dtype=False)
