@@ -390,21 +390,43 @@ def stack_ragged(values, axis=0, name=None):
     return parts[0].with_values(inner)
 
 
-def gather_ragged(params, indices, axis=0):
-    """``tf.gather`` where ``params`` or ``indices`` is ragged (along axis 0): rows of ragged ``params`` at
-    ``indices`` (nested as the indices are), or the slices of dense ``params`` at ragged ``indices``."""
-    if int(axis) != 0:
-        raise ValueError("tf.gather of a ragged tensor is supported along axis 0 only here")
-    if is_ragged(indices):
-        return indices.with_flat_values(gather_ragged(params, indices.flat_values))
-    if not is_ragged(params):
-        return gather(params, indices)
-    idx = cast(to_tensor(indices), _dtypes.int64)
-    flat = reshape(idx, [-1])
-    rows = _gather_rows(params, flat)
-    for size in reversed(idx.shape.as_list()[1:]):
-        rows = RaggedTensor.from_uniform_row_length(rows, cast(size, rows.row_splits_dtype), validate=False)
-    return rows
+def gather_ragged(params, indices, axis=0, batch_dims=0):
+    """``tf.gather`` where ``params`` or ``indices`` is ragged. Along axis 0: rows of ragged ``params`` at
+    ``indices`` (nested as the indices are), or slices of dense ``params`` at ragged ``indices``. Along axis 1
+    of a ragged ``params``: the values at those positions of every row (``batch_dims=1``: of its own row); of a
+    dense ``params`` with ragged ``indices``: the indices' rows of positions, for every row of ``params``."""
+    axis, batch_dims = int(axis), int(batch_dims)
+    if axis == 0:
+        if is_ragged(indices):
+            return indices.with_flat_values(gather_ragged(params, indices.flat_values))
+        if not is_ragged(params):
+            return gather(params, indices)
+        idx = cast(to_tensor(indices), _dtypes.int64)
+        rows = _gather_rows(params, reshape(idx, [-1]))
+        for size in reversed(idx.shape.as_list()[1:]):
+            rows = RaggedTensor.from_uniform_row_length(rows, cast(size, rows.row_splits_dtype), validate=False)
+        return rows
+    if axis == 1 and is_ragged(params) and params.ragged_rank == 1:
+        starts = cast(params.row_splits[:-1], _dtypes.int64)
+        if batch_dims == 1:  # row i's own positions
+            if is_ragged(indices):
+                rows_of_idx = indices.value_rowids()
+                flat = cast(indices.flat_values, _dtypes.int64)
+                return indices.with_flat_values(gather(params.values, gather(starts, rows_of_idx) + flat))
+            return gather(params.values, starts[:, None] + cast(to_tensor(indices), _dtypes.int64))
+        # (as TF's: positions are offsets into the flat values, unchecked against their row's length)
+        return gather(params.values, starts[:, None] + cast(to_tensor(indices), _dtypes.int64)[None, :])
+    if axis == 1 and not is_ragged(params) and is_ragged(indices) and batch_dims == 0:
+        dense = gather(params, indices.flat_values, axis=1)  # [rows of params, every index value, ...]
+        n = to_tensor(params).shape[0]
+        nested = [cast(_range(n) * 0, indices.row_splits_dtype) + cast(indices.nrows(), indices.row_splits_dtype)]
+        from .manip_ops import tile  # noqa: PLC0415
+
+        nested += [tile(lengths, [n]) for lengths in indices.nested_row_lengths()]
+        flat = reshape(dense, [-1] + dense.shape.as_list()[2:])
+        return RaggedTensor.from_nested_row_lengths(flat, nested, validate=False)
+    raise ValueError(f"tf.gather of a ragged tensor along axis={axis} with batch_dims={batch_dims} is not "
+                     "supported by tapeflow")
 
 
 @export("ragged.boolean_mask")

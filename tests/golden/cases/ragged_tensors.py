@@ -204,3 +204,12 @@ def ragged_keras_inputs(tf):
     return [emb(rt), stack(rt), tf.keras.layers.Lambda(lambda q: tf.reduce_sum(q, axis=1))(rt), str(i),
             i._keras_history[0].get_config(), model(rt), str(tf.keras.Input(shape=(3,))),
             tf.is_tensor(rt), tf.is_tensor(tf.SparseTensor([[0]], [1.0], [2]))]
+
+
+@case
+def ragged_gathers_along_rows(tf):
+    rt = tf.ragged.constant([[1, 2, 3], [4, 5], [6]])
+    return [tf.gather(rt, [0], axis=1), tf.gather(rt, tf.ragged.constant([[0, 1], [1], [0]]), batch_dims=1),
+            tf.gather(rt, [[0], [1], [0]], batch_dims=1), tf.gather(rt, [1, 0], axis=0),
+            tf.gather(tf.constant([[1, 2], [3, 4]]), tf.ragged.constant([[0], [1, 0]]), axis=1),
+            catch(tf.gather, rt, [2], axis=1), tf.gather(rt, [[0], [2], [0]], batch_dims=1)]
