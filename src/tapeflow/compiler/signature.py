@@ -78,6 +78,8 @@ def _key(value, tensors, variables):
     if kind is dict:
         names = sorted(value, key=_order)
         return (STRUCT, (dict, tuple(names)), tuple([_key(value[k], tensors, variables) for k in names]))
+    if getattr(value, "_tapeflow_weak", False):  # a weak tensor (``tf.experimental.numpy``): its tensor, marked
+        return (STRUCT, _WEAK, (_key(value.tensor, tensors, variables),))
     try:
         ref = weakref.ref(value)
     except TypeError:  # no weak references: by hash and ``==``
@@ -88,6 +90,9 @@ def _key(value, tensors, variables):
         raise TypeError(f"Could not generate a generic TraceType for {value!r}.Please verify that it is "
                         "immutable/hashable. Otherwise, consider implementing the Tracing Protocol for it.") from None
     return (OBJECT, ref) if ref is not None else (LITERAL, value)
+
+
+_WEAK = "weak"  # the key of a weak tensor argument: its tensor's, inside this marker
 
 
 def _order(k):
@@ -115,6 +120,8 @@ def _sub(value, it):
     if kind is dict:
         new = {k: _sub(value[k], it) for k in sorted(value, key=_order)}  # the order ``_key`` took them in
         return {k: new[k] for k in value}
+    if getattr(value, "_tapeflow_weak", False):
+        return type(value)(next(it))  # weak again around the traced tensor
     return value
 
 
