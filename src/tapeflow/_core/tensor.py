@@ -222,10 +222,31 @@ class EagerTensor(Tensor):
     assign_add = property(lambda self: _missing("assign_add"))
     assign_sub = property(lambda self: _missing("assign_sub"))
     _unique_id = property(lambda self: _missing("_unique_id"))
+    # NumPy's methods arrive with ``tf.experimental.numpy.experimental_enable_numpy_behavior()``, which puts them
+    # here in place of these; until then the names TF knows point to it, the others fail as plain missing names.
+    T = property(lambda self: _numpy_method(self, "T"))
+    astype = property(lambda self: _numpy_method(self, "astype"))
+    ravel = property(lambda self: _numpy_method(self, "ravel"))
+    transpose = property(lambda self: _numpy_method(self, "transpose"))
+    reshape = property(lambda self: _numpy_method(self, "reshape"))
+    clip = property(lambda self: _numpy_method(self, "clip"))
+    size = property(lambda self: _numpy_method(self, "size"))
+    tolist = property(lambda self: _numpy_method(self, "tolist"))
+    data = property(lambda self: _numpy_method(self, "data"))
+    flatten = property(lambda self: _missing("flatten"))
+    max = property(lambda self: _missing("max"))
+    min = property(lambda self: _missing("min"))
+    mean = property(lambda self: _missing("mean"))
 
 
 def _undefined(name):
     raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+
+
+def _numpy_method(tensor, name):
+    raise AttributeError(f"{type(tensor).__name__} object has no attribute '{name}'. \n        If you are looking "
+                         "for numpy-related methods, please run the following:\n        "
+                         "tf.experimental.numpy.experimental_enable_numpy_behavior()\n      ")
 
 
 def _missing(name):
@@ -262,10 +283,10 @@ def zeros_like_value(source):
 
 
 def is_tensor(x) -> bool:
-    """Whether ``x`` is a tensor, variable, ``IndexedSlices`` or other composite tensor (a ``SparseTensor``, a
-    ``RaggedTensor``) (``tf.is_tensor``)."""
+    """Whether ``x`` is a tensor, variable, ``IndexedSlices``, other composite tensor (a ``SparseTensor``, a
+    ``RaggedTensor``) or weak tensor (``tf.is_tensor``)."""
     return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False) or getattr(
-        x, "_tapeflow_composite", False)
+        x, "_tapeflow_composite", False) or getattr(x, "_tapeflow_weak", False)
 
 
 # --------------------------------------------------------------------------------------------- conversion

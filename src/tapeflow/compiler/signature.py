@@ -89,6 +89,8 @@ def _key(value, tensors, variables):
     if kind is dict:
         names = sorted(value, key=_order)
         return (STRUCT, (dict, tuple(names)), tuple([_key(value[k], tensors, variables) for k in names]))
+    if getattr(value, "_tapeflow_weak", False):  # a weak tensor (``tf.experimental.numpy``): its tensor, marked
+        return (STRUCT, _WEAK, (_key(value.tensor, tensors, variables),))
     try:
         ref = weakref.ref(value)
     except TypeError:  # no weak references: by hash and ``==``
@@ -116,6 +118,9 @@ def _composite_key(value, tensors, spec):
         tensors.append(component)
         children.append((TENSOR, shape, component._value.dtype))
     return (STRUCT, (COMPOSITE, spec), tuple(children))
+
+
+_WEAK = "weak"  # the key of a weak tensor argument: its tensor's, inside this marker
 
 
 def _order(k):
@@ -148,6 +153,8 @@ def _sub(value, it):
         return {k: new[k] for k in value}
     if getattr(value, "_tapeflow_composite", False):
         return value._from_components([next(it) for _ in value._components()])
+    if getattr(value, "_tapeflow_weak", False):
+        return type(value)(next(it))  # weak again around the traced tensor
     return value
 
 

@@ -447,8 +447,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
     values = [v._value if isinstance(v, Tensor) else v for v in (start, limit, delta)]
     if dtype is None:
         inferred = [convert_to_tensor(v).dtype for v in (start, limit, delta)]
-        order = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
-        dtype = max(inferred, key=lambda d: order.index(d) if d in order else -1)
+        order = [_dtypes.int32, _dtypes.int64, _dtypes.float16, _dtypes.bfloat16, _dtypes.float32, _dtypes.float64]
+        if not all(d in order for d in inferred):
+            raise AssertionError()  # TF asserts its inference order covers the bounds' dtypes (not int8 ...)
+        dtype = max(inferred, key=order.index)
     dtype = _dtypes.as_dtype(dtype)
     s, lim, d = (to_numpy_value(v.item() if isinstance(v, np.ndarray) else v, dtype) for v in values)
     if dtype.name not in _RANGE_TYPES:
@@ -582,6 +584,10 @@ def where(condition, x=None, y=None, name=None):
 
 
 def _broadcast_error(exc, values, attrs):
+    rank, target = np.ndim(values[0]), len(attrs["shape"])
+    if rank > target:
+        return errors.op_error("BroadcastTo", f"Rank of input ({rank}) must be no greater than rank of output shape "
+                               f"({target}).")
     return errors.op_error("BroadcastTo", f"Incompatible shapes: {errors.shape_str(np.shape(values[0]))} vs. "
                            f"{errors.shape_str(attrs['shape'])}")
 
