@@ -49,3 +49,40 @@ op("RaggedTensorToTensor", _dense, _dense_ref,
    [make_sample("RaggedTensorToTensor", "rows", (uniform(), uniform()), ((5,), ()))], True,
    note="RaggedTensor.to_tensor (squared, so that the second-order test differentiates its rule's ops); the flat "
         "values' gradient is an IndexedSlices of every value, as TF's")
+
+
+def _int_rows(x):
+    return tf.RaggedTensor.from_row_lengths(tf.cast(tf.round(x * 10.0), tf.int64), [2, 0, 2])
+
+
+def _cross_ref(x):
+    from tapeflow.ops.ragged_cross import _DEFAULT_HASH_KEY, _fingerprint_cat
+
+    v = np.round(x * 10.0).astype(np.int64)
+    rows = [list(v[0:2]), [], list(v[2:4])]
+    out = []
+    for row in rows:
+        for a in row:
+            for b in row:
+                out.append(_fingerprint_cat(_fingerprint_cat(_DEFAULT_HASH_KEY, int(a) & (2**64 - 1)),
+                                            int(b) & (2**64 - 1)) % 1000)
+    return [np.asarray(out, np.int64), np.array([0, 4, 4, 8], np.int64)]
+
+
+op("RaggedCross", lambda x: [tf.ragged.cross_hashed([_int_rows(x), _int_rows(x)], num_buckets=1000).flat_values,
+                             tf.ragged.cross_hashed([_int_rows(x), _int_rows(x)], num_buckets=1000).row_splits],
+   _cross_ref, [make_sample("RaggedCross", "vector", (uniform(),), ((4,),))], False,
+   note="tf.ragged.cross_hashed of integer features made from the sample")
+
+
+def _range_ref(x):
+    limits = np.round(x * 3.0).astype(np.int32) % 4
+    rows = [np.arange(0, n, dtype=np.int32) for n in limits]
+    return [np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64),
+            np.concatenate(rows) if rows else np.zeros(0, np.int32)]
+
+
+op("RaggedRange", lambda x: [tf.ragged.range(tf.cast(tf.round(x * 3.0), tf.int32) % 4).row_splits,
+                             tf.ragged.range(tf.cast(tf.round(x * 3.0), tf.int32) % 4).flat_values],
+   _range_ref, [make_sample("RaggedRange", "vector", (uniform(),), ((4,),))], False,
+   note="tf.ragged.range of limits made from the sample")

@@ -83,11 +83,13 @@ class Op:
             TF returns without a word).
         stateful: whether two runs on the same inputs may differ or act outside the program (random ops,
             printing); ``defop(..., stateful=True)``.
+        value_sized: for an op whose output sizes follow its input values (``tf.unique``, a boolean mask, a
+            split), ``{output: dimensions}`` (``None`` for all of them): a trace leaves those sizes unknown.
     """
 
     __slots__ = ("name", "forward", "vjp", "vjp_needs", "raw", "raw_needs", "num_outputs", "allowed", "allowed_nums",
                  "same_dtype", "signature", "on_error", "quiet", "multi_output", "doc", "jvp", "accepted",
-                 "key", "stateful", "lower")
+                 "key", "stateful", "lower", "value_sized")
 
     def __init__(self, name, forward, num_outputs=1, allowed=None, same_dtype=True, signature=None,
                  on_error=None, quiet=False):
@@ -125,6 +127,7 @@ class Op:
         # How a compiler spells it in generated code: ``lower(input_names, attrs) -> expression text`` (optional;
         # ``tapeflow.compiler`` inlines a forward that returns one expression by itself).
         self.lower = None
+        self.value_sized = None
 
     def set_lower(self, lower):
         """Register how a compiler spells this op in generated code: ``lower(input_names, attrs)`` returns a

@@ -52,6 +52,8 @@ def _watchable(obj):
     for t in nest.flatten(obj):
         if isinstance(t, Tensor) or _is_variable(t):
             yield t
+        elif getattr(t, "_tapeflow_weak", False):  # a weak tensor (``tf.experimental.numpy``): its tensor
+            yield t.tensor
         else:
             raise ValueError(f"Passed in object {t} of type {type(t).__name__!r}, not tf.Tensor or tf.Variable "
                              "or ExtensionType.")
@@ -192,7 +194,8 @@ class GradientTape:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
 
         flat_targets = _flat_differentiable(target, "dtype")
-        flat_sources = _flat_differentiable(sources, "_id")
+        weak_sources = []  # (position, class) of weak tensors among the sources: their gradients are weak too
+        flat_sources = _flat_differentiable(sources, "_id", weak_sources)
         if output_gradients is not None:
             output_gradients = [convert_to_tensor(g) if not _is_variable(g) else g.read_value()
                                 for g in nest.flatten(output_gradients)]
@@ -224,6 +227,11 @@ class GradientTape:
             self._tape = None
         if flat_sources is sources:  # a flat list or tuple of sources (the training step): nothing to rebuild
             return grads if type(sources) is list else tuple(grads)
+        if weak_sources:
+            grads = list(grads)
+            for i, kind in weak_sources:
+                if grads[i] is not None:
+                    grads[i] = kind(grads[i])
         return nest.pack_sequence_as(sources, grads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE, parallel_iterations=None,
@@ -268,10 +276,11 @@ class GradientTape:
                               experimental_use_pfor)
 
 
-def _flat_differentiable(structure, probe):
+def _flat_differentiable(structure, probe, weak=None):
     """Flatten targets or sources; what is not a tensor or variable fails as TF's internals do.
 
-    TF reads ``.dtype`` of targets and ``._id`` of sources first, so the attribute named differs.
+    TF reads ``.dtype`` of targets and ``._id`` of sources first, so the attribute named differs. A weak tensor
+    (``tf.experimental.numpy``) stands for its tensor; ``weak`` collects its position and class.
     """
     if isinstance(structure, Tensor) or getattr(structure, "_tapeflow_variable", False):
         return [structure]
@@ -284,8 +293,13 @@ def _flat_differentiable(structure, probe):
         else:
             return structure
     flat = nest.flatten(structure)
-    for x in flat:
+    for i, x in enumerate(flat):
         if isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False):
+            continue
+        if getattr(x, "_tapeflow_weak", False):  # a weak tensor is differentiated as its tensor
+            flat[i] = x.tensor
+            if weak is not None:
+                weak.append((i, type(x)))
             continue
         if x is None or (probe == "_id" and isinstance(x, (str, bytes))):
             raise TypeError(f"Cannot convert the argument `type_value`: {x!r} to a TensorFlow DType.")

@@ -230,10 +230,31 @@ class EagerTensor(Tensor):
     assign_add = property(lambda self: _missing("assign_add"))
     assign_sub = property(lambda self: _missing("assign_sub"))
     _unique_id = property(lambda self: _missing("_unique_id"))
+    # NumPy's methods arrive with ``tf.experimental.numpy.experimental_enable_numpy_behavior()``, which puts them
+    # here in place of these; until then the names TF knows point to it, the others fail as plain missing names.
+    T = property(lambda self: _numpy_method(self, "T"))
+    astype = property(lambda self: _numpy_method(self, "astype"))
+    ravel = property(lambda self: _numpy_method(self, "ravel"))
+    transpose = property(lambda self: _numpy_method(self, "transpose"))
+    reshape = property(lambda self: _numpy_method(self, "reshape"))
+    clip = property(lambda self: _numpy_method(self, "clip"))
+    size = property(lambda self: _numpy_method(self, "size"))
+    tolist = property(lambda self: _numpy_method(self, "tolist"))
+    data = property(lambda self: _numpy_method(self, "data"))
+    flatten = property(lambda self: _missing("flatten"))
+    max = property(lambda self: _missing("max"))
+    min = property(lambda self: _missing("min"))
+    mean = property(lambda self: _missing("mean"))
 
 
 def _undefined(name):
     raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+
+
+def _numpy_method(tensor, name):
+    raise AttributeError(f"{type(tensor).__name__} object has no attribute '{name}'. \n        If you are looking "
+                         "for numpy-related methods, please run the following:\n        "
+                         "tf.experimental.numpy.experimental_enable_numpy_behavior()\n      ")
 
 
 def _missing(name):
@@ -270,9 +291,10 @@ def zeros_like_value(source):
 
 
 def is_tensor(x) -> bool:
-    """Whether ``x`` is a tensor, variable or ``IndexedSlices`` (``tf.is_tensor``)."""
+    """Whether ``x`` is a tensor, variable, ``IndexedSlices``, other composite tensor (a ``SparseTensor``, a
+    ``RaggedTensor``) or weak tensor (``tf.is_tensor``)."""
     return isinstance(x, Tensor) or getattr(x, "_tapeflow_variable", False) or getattr(
-        x, "_tapeflow_indexed_slices", False)
+        x, "_tapeflow_composite", False) or getattr(x, "_tapeflow_weak", False)
 
 
 # --------------------------------------------------------------------------------------------- conversion
@@ -378,6 +400,10 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
             raise TypeError(f"Expected tensor {shown!r} with dtype {dtype!r}, but got dtype {t.dtype!r}.")
         arr = t._value
     else:
+        if isinstance(value, TensorShape) and value.rank is not None:
+            # tf.constant reads a shape as its list of sizes (an empty one is float32, an unknown size None),
+            # where tf.convert_to_tensor uses the shape's own conversion (int32, refusing unknown sizes)
+            value = value.as_list()
         arr = convert_to_tensor(value, dtype)._value
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())

@@ -554,4 +554,4 @@ NOT_OPERATORS = {"__init__", "__new__", "__repr__", "__str__", "__hash__", "__ar
                  "__bool__", "__float__", "__int__", "__index__", "__format__", "__getitem__", "__copy__",
                  "__deepcopy__", "__reduce__", "__slots__", "__module__", "__doc__", "__weakref__",
                  "__array_priority__", "__complex__", "__qualname__", "__dict__", "__annotations__",
-                 "__firstlineno__", "__static_attributes__"}
+                 "__firstlineno__", "__static_attributes__", "__round__"}

@@ -30,6 +30,16 @@ class _Leaf:
         self.index = index
 
 
+class _WeakLeaf(_Leaf):
+    """A weak tensor in the result (``tf.experimental.numpy``): its tensor's output index and its class."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, index, kind):
+        self.index = index
+        self.kind = kind
+
+
 class Program:
     """One trace's graph and its generated code, with what rebuilds the result."""
 
@@ -54,15 +64,25 @@ def pack(program, out, tensors=False):
     """The result structure around the program's output values ``out`` (or tensors, with ``tensors``)."""
     flat = []
     for leaf in program.leaves:
-        if type(leaf) is not _Leaf:
-            flat.append(leaf)
-        elif tensors:
-            flat.append(out[leaf.index])
+        kind = type(leaf)
+        if kind is _Leaf:
+            if tensors:
+                flat.append(out[leaf.index])
+            else:
+                t = _new(EagerTensor)
+                t._value = out[leaf.index]
+                t._id = next_id()
+                flat.append(t)
+        elif kind is _WeakLeaf:
+            if tensors:
+                t = out[leaf.index]
+            else:
+                t = _new(EagerTensor)
+                t._value = out[leaf.index]
+                t._id = next_id()
+            flat.append(leaf.kind(t))
         else:
-            t = _new(EagerTensor)
-            t._value = out[leaf.index]
-            t._id = next_id()
-            flat.append(t)
+            flat.append(leaf)
     return program.rebuild(flat)
 
 
@@ -159,13 +179,19 @@ def as_outputs(result):
     return _as_output_one(result)
 
 
+# How a Python or NumPy value returned from a traced function becomes a tensor: ``convert_to_tensor``, unless
+# ``tf.experimental.numpy``'s "safe"/"all" modes put TF's weak-typing conversion here while they are on.
+OUTPUT_CONVERSION = None
+
+
 def _as_output_one(value):
     if isinstance(value, Tensor) or value is None:
         return value
     if getattr(value, "_tapeflow_variable", False):
         return value.read_value()
     if isinstance(value, (int, float, bool, complex, str, bytes, np.ndarray, np.generic)):
-        return convert_to_tensor(value)
+        conversion = OUTPUT_CONVERSION
+        return convert_to_tensor(value) if conversion is None else conversion(value)
     return value
 
 
@@ -173,17 +199,19 @@ def build_program(name, tracer, placeholders, variables, result):
     """The :class:`Program` of a finished trace (``result`` already through :func:`as_outputs`)."""
     structured = nest.is_nested(result) or nest.is_composite(result)
     leaves_of = nest.flatten(result) if nest.is_nested(result) else [result]
-    specs = [TensorSpec(tracer.static_shape(v), v.dtype) if isinstance(v, Tensor) else
-             v._spec() if nest.is_composite(v) else v for v in leaves_of]
+    tensors_of = [v.tensor if getattr(v, "_tapeflow_weak", False) else v for v in leaves_of]
+    specs = [TensorSpec(tracer.static_shape(t), t.dtype) if isinstance(t, Tensor) else
+             v._spec() if nest.is_composite(v) else v for v, t in zip(leaves_of, tensors_of)]
     output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
     flat = nest.flatten(result, True) if structured else [result]
+    weak = [getattr(v, "_tapeflow_weak", False) for v in flat]  # weak tensors: their tensors, rewrapped on return
+    flat_tensors = [v.tensor if w else v for v, w in zip(flat, weak)]
     outputs, leaves, extra = [], [], {}
-    for value in flat:
-        if not isinstance(value, Tensor):
+    for value, is_weak, t in zip(flat, weak, flat_tensors):
+        if not isinstance(t, Tensor):
             leaves.append(value)  # None, any other object: returned as it is
             continue
-        t = value
-        leaves.append(_Leaf(len(outputs)))
+        leaves.append(_WeakLeaf(len(outputs), type(value)) if is_weak else _Leaf(len(outputs)))
         outputs.append(t._id)
         extra[t._id] = t._value
     graph = trace.Graph(tracer.nodes, [p._id for p in placeholders], outputs, tracer.variables, tracer.created)

@@ -57,7 +57,10 @@ def _key(value, tensors, variables):
         # ``get_concrete_function(tf.TensorSpec(...))``: traced on zeros of the spec's shape (1 where unknown).
         dims = value.shape.dims
         shape = [1] if dims is None else [1 if d is None else d for d in dims]
-        tensors.append(constant_of(np.zeros(shape, value.dtype.as_numpy_dtype)))
+        np_dtype = value.dtype.as_numpy_dtype
+        # (strings are ``bytes`` objects: empty ones stand for them, as zeros for numbers)
+        tensors.append(constant_of(np.full(shape, b"", object) if np.dtype(np_dtype).kind == "O" else
+                                   np.zeros(shape, np_dtype)))
         return (TENSOR, None if dims is None else tuple(dims), np.dtype(value.dtype.as_numpy_dtype))
     if isinstance(value, Tensor):
         tensors.append(value)
@@ -86,6 +89,8 @@ def _key(value, tensors, variables):
     if kind is dict:
         names = sorted(value, key=_order)
         return (STRUCT, (dict, tuple(names)), tuple([_key(value[k], tensors, variables) for k in names]))
+    if getattr(value, "_tapeflow_weak", False):  # a weak tensor (``tf.experimental.numpy``): its tensor, marked
+        return (STRUCT, _WEAK, (_key(value.tensor, tensors, variables),))
     try:
         ref = weakref.ref(value)
     except TypeError:  # no weak references: by hash and ``==``
@@ -113,6 +118,9 @@ def _composite_key(value, tensors, spec):
         tensors.append(component)
         children.append((TENSOR, shape, component._value.dtype))
     return (STRUCT, (COMPOSITE, spec), tuple(children))
+
+
+_WEAK = "weak"  # the key of a weak tensor argument: its tensor's, inside this marker
 
 
 def _order(k):
@@ -145,6 +153,8 @@ def _sub(value, it):
         return {k: new[k] for k in value}
     if getattr(value, "_tapeflow_composite", False):
         return value._from_components([next(it) for _ in value._components()])
+    if getattr(value, "_tapeflow_weak", False):
+        return type(value)(next(it))  # weak again around the traced tensor
     return value
 
 

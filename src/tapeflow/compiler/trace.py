@@ -152,7 +152,11 @@ class Tracer:
             # Where the user's code made it, outermost frame first: what a graph execution error shows. (By the
             # equation's identity: the graph keeps the equation alive, and an op may have no output.)
             self.stacks[id(eq)] = _user_stack()
-            if self.generalised:
+            key = eq[0]
+            op = REGISTRY.get(key) if key.__class__ is str else None
+            if op is not None and op.value_sized is not None and any(i in dynamic for i in eq[6::2]):
+                self._value_sized(eq, op.value_sized)
+            elif self.generalised:
                 self._infer(eq)
 
     def failed(self, err):
@@ -218,6 +222,19 @@ class Tracer:
         while tracer.parent is not None:
             tracer = tracer.parent
         tracer.shape_frozen = True
+
+    def _value_sized(self, eq, sized):
+        """The outputs of an op whose sizes follow its input values: those sizes unknown (TF's static shapes)."""
+        outs, values = eq[4], eq[5]
+        if type(outs) is not tuple:
+            outs, values = (outs,), (values,)
+        if callable(sized):  # (sizes that depend on an attribute: a boolean mask's axis)
+            sized = sized(eq[1] or {})
+        for k, dims in sized.items():
+            shape = np.shape(values[k])
+            self.static_shapes[outs[k]] = tuple(None if dims is None or d in dims else n
+                                                for d, n in enumerate(shape))
+        self.generalised = self.shape_dynamic = True
 
     def _infer(self, eq):
         """Record the static shapes of ``eq``'s outputs where they are not simply their values' shapes: the

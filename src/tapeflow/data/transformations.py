@@ -90,8 +90,7 @@ def _relax_one(a, b):
 def _traced(fn, spec):
     """``fn`` traced for elements of ``spec`` (a concrete ``tf.function`` taking an element as ``_call`` passes
     it), or ``None`` where it is not: in ``tf.data.experimental.enable_debug_mode()``, for elements that hold
-    datasets or strings (not traced yet), or a function the tracer cannot take; those run eagerly per element (see
-    the module docstring)."""
+    datasets, or a function the tracer cannot take; those run eagerly per element (see the module docstring)."""
     from ..compiler import tf_function  # noqa: PLC0415 - the compiler loads on first use
 
     if not callable(fn):
@@ -99,15 +98,20 @@ def _traced(fn, spec):
     from .experimental import _DEBUG_MODE  # noqa: PLC0415 - experimental builds on this module
 
     leaves = _spec.flatten(spec)
-    if _DEBUG_MODE[0] or not leaves or not all((type(s) is _spec.TensorSpec or _composite.is_composite_spec(s))
-                                               and s.dtype != string for s in leaves):
+    if _DEBUG_MODE[0] or not leaves or not all(type(s) is _spec.TensorSpec or _composite.is_composite_spec(s)
+                                               for s in leaves):
         return None
     # (a ragged spec of ragged rank 0 stands for a dense tensor, the row of a ragged tensor)
     spec = _spec.map_structure(lambda s: _spec.TensorSpec(s.shape, s.dtype) if getattr(s, "ragged_rank", None) == 0
                                else s, spec)
     signature = list(spec) if type(spec) is tuple else [spec]
     try:
-        return tf_function.function(fn, input_signature=signature).get_concrete_function()
+        concrete = tf_function.function(fn, input_signature=signature).get_concrete_function()
+        if concrete._first.graph.poisoned:
+            # An op failed on the stand-in element (parsing an empty record): the trace could not see what its
+            # outputs are, so the function runs eagerly and its spec comes from the elements.
+            return None
+        return concrete
     except TypeError as exc:
         if "positional argument" in str(exc):
             raise

@@ -168,6 +168,7 @@ def _varlen_forward(serialized, key, dtype, n_dense):
 
 # A VarLenFeature of serialized ``tf.train.Example`` records: the three parts of a ``tf.SparseTensor``.
 PARSE_VAR_LEN = defop("ParseExampleVarLen", num_outputs=3, same_dtype=False)(_varlen_forward)
+PARSE_VAR_LEN.value_sized = {0: (0,), 1: (0,)}  # (a trace leaves the sizes that follow the records unknown)
 
 
 def _int_list(present, key, n_dense):
@@ -232,10 +233,16 @@ def PARSE_RAGGED_VALUES(serialized, value_key, dtype, partitions, n_dense):
     return _ragged_parts(serialized, value_key, dtype, partitions, n_dense)[0]
 
 
+PARSE_RAGGED_VALUES.value_sized = {0: (0,)}
+
+
 @defop("ParseExampleRaggedLengths", same_dtype=False)
 def PARSE_RAGGED_LENGTHS(serialized, value_key, dtype, partitions, n_dense, level, out_type):
     """A RaggedFeature's row lengths at ``level`` (0: the number of top rows of each record)."""
     return _ragged_parts(serialized, value_key, dtype, partitions, n_dense)[1][level].astype(out_type)
+
+
+PARSE_RAGGED_LENGTHS.value_sized = {0: (0,)}
 
 
 def _ragged(t, dtype, args, n):

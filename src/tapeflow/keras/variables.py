@@ -143,6 +143,9 @@ def _to_tensor(value, dtype=None):
     """
     if dtype is not None:
         dtype = standardize_dtype(dtype)
+    if getattr(value, "_tapeflow_ragged", False) or getattr(value, "_tapeflow_sparse", False):
+        # ragged and sparse tensors stay what they are (TF's Keras takes them), cast where the dtype differs
+        return value if dtype is None or value.dtype.name == dtype else cast(value, dtype)
     if not is_tensor(value):
         if dtype is not None and (dtype == "bool" or dtype.startswith(("int", "uint"))):
             return cast(convert_to_tensor(value), dtype)

@@ -32,6 +32,7 @@ from . import (  # noqa: F401
     pool3d_ops,
     print_ops,
     ragged_convert,
+    ragged_cross,
     ragged_ops,
     ragged_shape,
     ragged_tensor,

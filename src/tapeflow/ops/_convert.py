@@ -66,7 +66,23 @@ def operand_like(value, like: Tensor, strict=False, lenient=False) -> Tensor:
             return constant_of(to_dtype(value, dtype, infer_foreign=True))
         except (TypeError, ValueError):
             return convert_to_tensor(value)
-    return constant_of(to_dtype(value, dtype))
+    try:
+        return constant_of(to_dtype(value, dtype))
+    except (TypeError, ValueError):
+        if getattr(value, "_tapeflow_weak", False):  # see ``_converted``
+            return value.tensor
+        raise
+
+
+def _converted(value, dtype):
+    """A non-tensor operand as a constant of ``dtype``; a weak tensor (``tf.experimental.numpy``), which converts to
+    nothing, is looked at only when that fails, so the operators' path pays nothing for it."""
+    try:
+        return constant_of(to_dtype(value, dtype))
+    except (TypeError, ValueError):
+        if getattr(value, "_tapeflow_weak", False):
+            return value.tensor
+        raise
 
 
 _SCALARS = {}
@@ -105,7 +121,7 @@ def matching(*values, lenient=False):
     out = [first]
     for v in values[1:]:
         if not lenient:
-            out.append(constant_of(to_dtype(v, first.dtype)))
+            out.append(_converted(v, first.dtype))
             continue
         try:
             out.append(constant_of(to_dtype(v, first.dtype)))

@@ -447,8 +447,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
     values = [v._value if isinstance(v, Tensor) else v for v in (start, limit, delta)]
     if dtype is None:
         inferred = [convert_to_tensor(v).dtype for v in (start, limit, delta)]
-        order = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
-        dtype = max(inferred, key=lambda d: order.index(d) if d in order else -1)
+        order = [_dtypes.int32, _dtypes.int64, _dtypes.float16, _dtypes.bfloat16, _dtypes.float32, _dtypes.float64]
+        if not all(d in order for d in inferred):
+            raise AssertionError()  # TF asserts its inference order covers the bounds' dtypes (not int8 ...)
+        dtype = max(inferred, key=order.index)
     dtype = _dtypes.as_dtype(dtype)
     s, lim, d = (to_numpy_value(v.item() if isinstance(v, np.ndarray) else v, dtype) for v in values)
     if dtype.name not in _RANGE_TYPES:
@@ -550,6 +552,7 @@ def _select_grad(g, z, condition, x, y, needs):
 
 
 WHERE_INDICES = defop("Where", same_dtype=False)(lambda c: np.argwhere(c).astype(np.int64))
+WHERE_INDICES.value_sized = {0: (0,)}
 
 
 def where(condition, x=None, y=None, name=None):
@@ -559,6 +562,10 @@ def where(condition, x=None, y=None, name=None):
     flows to the selected branch only; note that a NaN or inf in the other branch's *gradient* still leaks
     through the multiplication, exactly as in TensorFlow (``where(x > 0, log(x), 0)`` at 0 gives NaN).
     """
+    if any(getattr(v, "_tapeflow_ragged", False) for v in (condition, x, y)):
+        from .ragged_ops import where_ragged  # noqa: PLC0415 - the ragged modules build on this one
+
+        return where_ragged(condition, x, y)
     c = to_tensor(condition)
     if x is None and y is None:
         return execute(WHERE_INDICES, (c,))
@@ -577,6 +584,10 @@ def where(condition, x=None, y=None, name=None):
 
 
 def _broadcast_error(exc, values, attrs):
+    rank, target = np.ndim(values[0]), len(attrs["shape"])
+    if rank > target:
+        return errors.op_error("BroadcastTo", f"Rank of input ({rank}) must be no greater than rank of output shape "
+                               f"({target}).")
     return errors.op_error("BroadcastTo", f"Incompatible shapes: {errors.shape_str(np.shape(values[0]))} vs. "
                            f"{errors.shape_str(attrs['shape'])}")
 
@@ -650,6 +661,10 @@ def stack(values, axis=0, name="stack"):
     """Stack a list of rank-R tensors into one rank-(R+1) tensor along ``axis`` (``tf.stack``)."""
     if not values:
         return constant_of(np.zeros((0,), np.float32))  # TF converts the empty list itself
+    if any(getattr(v, "_tapeflow_ragged", False) for v in values):
+        from .ragged_ops import stack_ragged  # noqa: PLC0415 - the ragged modules build on this one
+
+        return stack_ragged(values, axis)
     tensors = matching(*values)
     nd = tensors[0]._value.ndim + 1
     if not -nd <= axis < nd:
@@ -923,6 +938,9 @@ def _masked(axis, mask):
 @defop("BooleanMask", dtypes=ALL, same_dtype=False)
 def BOOLEAN_MASK(x, mask, axis):
     return np.asarray(x)[_masked(axis, mask)]
+
+
+BOOLEAN_MASK.value_sized = lambda attrs: {0: (attrs["axis"],)}
 
 
 @defop("BooleanMaskGrad", dtypes=ALL, same_dtype=False)

@@ -13,6 +13,8 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import defop
+from .._core.state import STATE
+from .._core.tensor import Tensor
 from ._convert import to_tensor
 
 __all__ = ["unique", "unique_with_counts", "bincount", "searchsorted", "histogram_fixed_width"]
@@ -37,9 +39,15 @@ def UNIQUE(x, out_idx):
     return y, idx
 
 
+UNIQUE.value_sized = {0: (0,)}  # (a trace leaves the sizes that follow the values unknown)
+
+
 @defop("UniqueWithCounts", num_outputs=3, same_dtype=False)
 def UNIQUE_WITH_COUNTS(x, out_idx):
     return _first_occurrences(x, out_idx)
+
+
+UNIQUE_WITH_COUNTS.value_sized = {0: (0,), 2: (0,)}
 
 
 @export("unique")
@@ -63,6 +71,10 @@ def BINCOUNT(arr, weights, minlength, maxlength, binary_output, per_row, dtype):
     """Counts (or summed ``weights``) of the non-negative integers of ``arr``: of all of it, or of each row."""
     if np.size(arr) and np.min(arr) < 0:
         raise errors.op_error("DenseBincount", "Input arr must be non-negative!")
+    if np.size(weights) and np.shape(weights) != np.shape(arr):
+        raise errors.op_error("DenseBincount", "`weights` must be the same shape as `arr` or a length-0 `Tensor`, in "
+                              "which case it acts as all weights equal to 1. Received "
+                              f"{errors.shape_str(np.shape(weights))}")
     size = int(np.max(arr)) + 1 if np.size(arr) else 0
     if minlength is not None:
         size = max(size, minlength)
@@ -79,6 +91,9 @@ def BINCOUNT(arr, weights, minlength, maxlength, binary_output, per_row, dtype):
     return out if per_row else out[0]
 
 
+BINCOUNT.value_sized = lambda attrs: {0: (1,) if attrs.get("per_row") else (0,)}
+
+
 @export("math.bincount")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.int32, name=None, axis=None,
              binary_output=False):
@@ -88,6 +103,14 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.in
     a = to_tensor(arr)
     per_row = axis is not None and axis in (-1, a.shape.rank - 1) and a.shape.rank == 2
     w = to_tensor(weights) if weights is not None else to_tensor(np.zeros([0], _dtypes.as_dtype(dtype).as_numpy_dtype))
+    if axis is None:  # counts over every value: both flattened first, as TF does
+        from .array_ops import reshape  # noqa: PLC0415 - array_ops imports this module's package
+
+        a = reshape(a, [-1])
+        w = reshape(w, [-1]) if w._value.size else w
+    if STATE.tracer is not None and any(isinstance(b, Tensor) for b in (minlength, maxlength)):
+        # A bound computed while tracing becomes a number of the program: tie the trace to its input sizes.
+        STATE.tracer._frozen()
     return execute(BINCOUNT, (a, w), {"minlength": None if minlength is None else int(minlength),
                                       "maxlength": None if maxlength is None else int(maxlength),
                                       "binary_output": bool(binary_output), "per_row": per_row,

@@ -173,6 +173,10 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     ``axis`` defaults to ``batch_dims``; with ``axis`` 0, ``batch_dims`` is ignored, as in TensorFlow. The gradient
     for ``params`` along axis 0 is an ``IndexedSlices``.
     """
+    if getattr(params, "_tapeflow_ragged", False) or getattr(indices, "_tapeflow_ragged", False):
+        from .ragged_ops import gather_ragged  # noqa: PLC0415 - the ragged modules build on this one
+
+        return gather_ragged(params, indices, batch_dims if axis is None else axis, batch_dims)
     axis = _axis_int(batch_dims if axis is None else axis)
     if axis == 0:
         batch_dims = 0  # TF's axis-0 path (``sparse_read``) takes no batch_dims

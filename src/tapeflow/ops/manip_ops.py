@@ -164,6 +164,10 @@ def concat(values, axis, name="concat"):
     """Join ``values`` along ``axis`` (``tf.concat``); one value comes back as its identity, as in TF."""
     if not isinstance(values, (list, tuple)):
         values = [values]
+    if any(getattr(v, "_tapeflow_ragged", False) for v in values):
+        from .ragged_ops import concat_ragged  # noqa: PLC0415 - the ragged modules build on this one
+
+        return concat_ragged(values, axis)
     sfx = errors.error_name(name, axis)
     if len(values) == 1:
         ax = axis_value(axis)

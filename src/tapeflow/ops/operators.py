@@ -247,6 +247,14 @@ def _compare(op):
     return compare
 
 
+def _round(self, ndigits=None):
+    # TF gives every tensor NumPy's ``around`` as ``round()`` (its NumPy module is part of the package): without
+    # NumPy behavior it fails as TF's does, on ``astype``. The module is loaded on the first call.
+    from ..experimental.numpy._unary import around
+
+    return around(self) if ndigits is None else around(self, ndigits)
+
+
 def install(cls):
     """Give ``cls`` (Tensor) TF's operators."""
     for name, (fwd, rev) in OPERATORS.items():
@@ -263,6 +271,7 @@ def install(cls):
     cls.__invert__ = _invert
     cls.__pos__ = _pos
     cls.__getitem__ = array_ops.getitem
+    cls.__round__ = _round
 
 
 install(Tensor)

@@ -63,6 +63,9 @@ def RAGGED_TO_DENSE(values, index, dense_shape, default):
     return out
 
 
+RAGGED_TO_DENSE.value_sized = {0: None}  # (its shape is its dense_shape input's value)
+
+
 @RAGGED_TO_DENSE.defvjp
 def _ragged_to_dense_grad(g, y, values, index, dense_shape, default):
     # As TF's: the values' gradient is the IndexedSlices of every value (the rows picked from ``g``), the default

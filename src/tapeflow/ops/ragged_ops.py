@@ -15,6 +15,7 @@ from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
+from .._core.registry import defop
 from .._core.tensor import Tensor, convert_to_tensor
 from ._convert import to_tensor
 from .array_ops import cast, reshape, zeros_like
@@ -28,7 +29,9 @@ from .ragged_tensor import RAGGED_ROW_POSITIONS, RaggedTensor
 from .reduction_ops import cumsum
 from .segment_ops import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum
 
-__all__ = ["constant", "map_flat_values", "is_ragged", "binary", "reduce", "getitem"]
+__all__ = ["constant", "map_flat_values", "is_ragged", "binary", "reduce", "getitem", "concat_ragged", "stack_ragged",
+           "gather_ragged", "boolean_mask", "ragged_range", "where_ragged", "row_splits_to_segment_ids",
+           "segment_ids_to_row_splits", "RAGGED_RANGE"]
 
 
 def is_ragged(value):
@@ -324,3 +327,197 @@ def getitem(rt, key):
     row = rt.values[rt.row_splits[i]:rt.row_splits[i + 1]]
     return getitem(row, rest) if rest and is_ragged(row) else row[rest] if rest else row
 
+
+# ------------------------------------------------------------------------------------------ structure
+
+
+def _as_ragged(value, ragged_rank, splits_dtype):
+    """``value`` as a ragged tensor of ``ragged_rank`` (a dense tensor's rows, uniform, made ragged)."""
+    if is_ragged(value):
+        return value
+    return RaggedTensor.from_tensor(to_tensor(value), ragged_rank=ragged_rank, row_splits_dtype=splits_dtype)
+
+
+def _rows_joined(parts):
+    """Ragged tensors of one ragged rank, their rows one after another (a concat along axis 0)."""
+    flat = concat([p.flat_values for p in parts], 0)
+    levels = [concat([p.nested_row_lengths()[k] for p in parts], 0) for k in range(parts[0].ragged_rank)]
+    return RaggedTensor.from_nested_row_lengths(flat, levels, validate=False)
+
+
+def concat_ragged(values, axis):
+    """``tf.concat`` where a value is ragged: along axis 0 the rows follow each other; along another axis, row
+    ``i`` of the result joins row ``i`` of every value."""
+    first = next(v for v in values if is_ragged(v))
+    rank = first.shape.rank
+    axis = int(axis) + rank if int(axis) < 0 else int(axis)
+    parts = [_as_ragged(v, first.ragged_rank, first.row_splits_dtype) for v in values]
+    if axis == 0:
+        return _rows_joined(parts)
+    # row i of each part in turn (a stack along axis 1), then each group of rows joined at ``axis``
+    return _merge_axis(stack_ragged(parts, axis=1), axis)
+
+
+def _merge_axis(rt, axis):
+    """``rt`` (a stack along ``axis``) with that axis joined into the next."""
+    if axis == 1:
+        return rt.merge_dims(1, 2)
+    return rt.with_values(_merge_axis(rt.values, axis - 1))
+
+
+@export("ragged.stack")
+def stack_ragged(values, axis=0, name=None):
+    """``values`` (ragged, or dense made ragged) stacked along a new ``axis`` (``tf.ragged.stack``)."""
+    first = next((v for v in values if is_ragged(v)), None)
+    if first is None:
+        values = [RaggedTensor.from_tensor(to_tensor(v)) for v in values]
+        first = values[0]
+    parts = [_as_ragged(v, first.ragged_rank, first.row_splits_dtype) for v in values]
+    rank = first.shape.rank + 1
+    axis = int(axis) + rank if int(axis) < 0 else int(axis)
+    n = len(parts)
+    joined = _rows_joined(parts)
+    if axis == 0:
+        sizes = [cast(reshape(p.nrows(), [1]), joined.row_splits_dtype) for p in parts]
+        return RaggedTensor.from_row_lengths(joined, concat(sizes, 0), validate=False)
+    if axis == 1:  # row i of each part, in turn: a gather of the joined rows, in groups of n
+        nrows = parts[0].nrows()
+        order = reshape(_range(n, dtype=_dtypes.int64)[None, :] * cast(nrows, _dtypes.int64) +
+                        _range(cast(nrows, _dtypes.int64))[:, None], [-1])
+        rows = _gather_rows(joined, order)
+        return RaggedTensor.from_uniform_row_length(rows, cast(n, rows.row_splits_dtype), validate=False)
+    inner = stack_ragged([p.values for p in parts], axis=axis - 1)
+    return parts[0].with_values(inner)
+
+
+def gather_ragged(params, indices, axis=0, batch_dims=0):
+    """``tf.gather`` where ``params`` or ``indices`` is ragged. Along axis 0: rows of ragged ``params`` at
+    ``indices`` (nested as the indices are), or slices of dense ``params`` at ragged ``indices``. Along axis 1
+    of a ragged ``params``: the values at those positions of every row (``batch_dims=1``: of its own row); of a
+    dense ``params`` with ragged ``indices``: the indices' rows of positions, for every row of ``params``."""
+    axis, batch_dims = int(axis), int(batch_dims)
+    if axis == 0:
+        if is_ragged(indices):
+            return indices.with_flat_values(gather_ragged(params, indices.flat_values))
+        if not is_ragged(params):
+            return gather(params, indices)
+        idx = cast(to_tensor(indices), _dtypes.int64)
+        rows = _gather_rows(params, reshape(idx, [-1]))
+        for size in reversed(idx.shape.as_list()[1:]):
+            rows = RaggedTensor.from_uniform_row_length(rows, cast(size, rows.row_splits_dtype), validate=False)
+        return rows
+    if axis == 1 and is_ragged(params) and params.ragged_rank == 1:
+        starts = cast(params.row_splits[:-1], _dtypes.int64)
+        if batch_dims == 1:  # row i's own positions
+            if is_ragged(indices):
+                rows_of_idx = indices.value_rowids()
+                flat = cast(indices.flat_values, _dtypes.int64)
+                return indices.with_flat_values(gather(params.values, gather(starts, rows_of_idx) + flat))
+            return gather(params.values, starts[:, None] + cast(to_tensor(indices), _dtypes.int64))
+        # (as TF's: positions are offsets into the flat values, unchecked against their row's length)
+        return gather(params.values, starts[:, None] + cast(to_tensor(indices), _dtypes.int64)[None, :])
+    if axis == 1 and not is_ragged(params) and is_ragged(indices) and batch_dims == 0:
+        dense = gather(params, indices.flat_values, axis=1)  # [rows of params, every index value, ...]
+        n = to_tensor(params).shape[0]
+        nested = [cast(_range(n) * 0, indices.row_splits_dtype) + cast(indices.nrows(), indices.row_splits_dtype)]
+        from .manip_ops import tile  # noqa: PLC0415
+
+        nested += [tile(lengths, [n]) for lengths in indices.nested_row_lengths()]
+        flat = reshape(dense, [-1] + dense.shape.as_list()[2:])
+        return RaggedTensor.from_nested_row_lengths(flat, nested, validate=False)
+    raise ValueError(f"tf.gather of a ragged tensor along axis={axis} with batch_dims={batch_dims} is not "
+                     "supported by tapeflow")
+
+
+@export("ragged.boolean_mask")
+def boolean_mask(data, mask, name=None):
+    """The values of ``data`` (ragged or dense) where ``mask`` is true, the rows kept: a ragged result whose
+    rows hold what the mask kept of them (``tf.ragged.boolean_mask``)."""
+    from .gather_ops import boolean_mask as dense_mask  # noqa: PLC0415
+
+    if is_ragged(mask):
+        data = _as_ragged(data, mask.ragged_rank, mask.row_splits_dtype)
+        if mask.ragged_rank > 1:  # the outer partitions kept, the innermost rows masked
+            return data.with_values(boolean_mask(data.values, mask.values))
+        keep = mask.flat_values
+        values = dense_mask(data.flat_values, keep)
+        lengths = unsorted_segment_sum(cast(keep, mask.row_splits_dtype), cast(mask.value_rowids(), _dtypes.int32),
+                                       cast(mask.nrows(), _dtypes.int32))
+        return RaggedTensor.from_row_lengths(values, lengths, validate=False)
+    mask = to_tensor(mask)
+    if mask.shape.rank == 1:  # whole rows kept or dropped
+        if is_ragged(data):
+            from .array_ops import where as _where  # noqa: PLC0415
+
+            return _gather_rows(data, reshape(_where(mask), [-1]))
+        return dense_mask(data, mask)
+    return boolean_mask(data, RaggedTensor.from_tensor(mask))
+
+
+@defop("RaggedRange", num_outputs=2, same_dtype=False)
+def RAGGED_RANGE(starts, limits, deltas, splits_dtype):
+    """Row splits and values of the rows ``range(starts[i], limits[i], deltas[i])`` (broadcast together)."""
+    s, lim, d = np.broadcast_arrays(starts, limits, deltas)
+    dtype = np.result_type(s, lim, d)
+    rows = [np.arange(a, b, c, dtype=dtype) for a, b, c in zip(s.ravel(), lim.ravel(), d.ravel())]
+    values = np.concatenate(rows) if rows else np.zeros(0, dtype)
+    return np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(splits_dtype), values
+
+
+RAGGED_RANGE.value_sized = {1: (0,)}  # (a trace leaves the sizes that follow the values unknown)
+
+
+@export("ragged.range")
+def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype=_dtypes.int64):
+    """Row ``i`` is ``range(starts[i], limits[i], deltas[i])`` (``tf.ragged.range``; one argument: the limits)."""
+    if limits is None:
+        starts, limits = 0, starts
+    given = [to_tensor(v) if isinstance(v, Tensor) else convert_to_tensor(v, dtype) for v in (starts, limits, deltas)]
+    common = dtype or _dtypes.as_dtype(np.result_type(*[t._value.dtype for t in given]))
+    splits, values = execute(RAGGED_RANGE, tuple(cast(t, common) for t in given),
+                             {"splits_dtype": _dtypes.as_dtype(row_splits_dtype).as_numpy_dtype})
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
+
+
+@export("ragged.row_splits_to_segment_ids")
+def row_splits_to_segment_ids(splits, name=None, out_type=None):
+    """The row of each value, from row splits (``tf.ragged.row_splits_to_segment_ids``)."""
+    splits = to_tensor(splits) if isinstance(splits, Tensor) else to_tensor(splits, _dtypes.int64)
+    rows = execute(RAGGED_ROW_POSITIONS, (splits,))[0]
+    return cast(rows, out_type or splits.dtype)
+
+
+@export("ragged.segment_ids_to_row_splits")
+def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
+    """Row splits from the (sorted) row of each value (``tf.ragged.segment_ids_to_row_splits``)."""
+    ids = to_tensor(segment_ids) if isinstance(segment_ids, Tensor) else to_tensor(segment_ids, _dtypes.int64)
+    from .counting_ops import bincount  # noqa: PLC0415
+
+    n = None if num_segments is None else cast(to_tensor(num_segments), _dtypes.int32)
+    counts = bincount(cast(ids, _dtypes.int32), minlength=n, maxlength=n, dtype=out_type or ids.dtype)
+    return concat([cast(to_tensor([0]), counts.dtype), cumsum(counts)], 0)
+
+
+def where_ragged(condition, x, y):
+    """``tf.where`` with a ragged argument: elementwise over the flat values of one row partition (the one-argument
+    form gives the indices of the true values, as of the dense form)."""
+    if x is None and y is None:
+        from .array_ops import where as _where  # noqa: PLC0415
+
+        return _where(condition.to_tensor())
+    first = next(v for v in (condition, x, y) if is_ragged(v))
+    parts = [v if is_ragged(v) else _per_value_like(v, first) for v in (condition, x, y)]
+    for p in parts:
+        if is_ragged(p):
+            _check_same_partition(first, p)
+    from .array_ops import where as _where  # noqa: PLC0415
+
+    return first.with_flat_values(_where(*[p.flat_values if is_ragged(p) else p for p in parts]))
+
+
+def _per_value_like(value, rt):
+    """A dense or scalar operand of a ragged ``where``, broadcast to one slice per flat value."""
+    value = to_tensor(value)
+    if value.shape.rank <= rt.flat_values.shape.rank - 1:
+        return value
+    return _per_value(value, rt)

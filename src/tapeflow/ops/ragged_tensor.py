@@ -43,6 +43,9 @@ def RAGGED_ROW_POSITIONS(row_splits):
     return rows, np.arange(len(rows), dtype=np.int64) - splits[:-1][rows] if len(rows) else rows
 
 
+RAGGED_ROW_POSITIONS.value_sized = {0: (0,), 1: (0,)}  # (a trace leaves value-made sizes unknown)
+
+
 def _splits_tensor(value, dtype=None):
     """Row splits (or lengths, ids ...) as an integer tensor: int64 from Python values, a tensor's own int32 or
     int64 otherwise."""

@@ -73,6 +73,9 @@ def SPARSE_SLICE_MASK(indices, shape, start, size):
     return keep, (idx[keep] - lo).astype(np.int64), np.maximum(hi - lo, 0).astype(np.int64)
 
 
+SPARSE_SLICE_MASK.value_sized = {1: (0,)}  # (a trace leaves the sizes that follow the values unknown)
+
+
 @export("sparse.slice")
 def slice(sp_input, start, size, name=None):  # noqa: A001 - TF's name
     """The entries inside the box ``[start, start + size)``, indexed from its corner (``tf.sparse.slice``)."""
@@ -118,6 +121,9 @@ def SPARSE_FILL_EMPTY_ROWS(indices, shape):
     both = np.concatenate([idx, added])
     order = np.lexsort(both.T[::-1]) if both.size else np.zeros([0], np.int64)
     return added, empty, order.astype(np.int64)
+
+
+SPARSE_FILL_EMPTY_ROWS.value_sized = {0: (0,), 2: (0,)}
 
 
 @export("sparse.fill_empty_rows")
@@ -202,6 +208,9 @@ def SPARSE_TO_INDICATOR(indices, values, shape, vocab_size):
     idx = np.asarray(indices).reshape(-1, len(shape))
     out[tuple(idx[:, :-1].T) + (np.asarray(values),)] = True
     return out
+
+
+SPARSE_TO_INDICATOR.value_sized = {0: None}
 
 
 @export("sparse.to_indicator")

@@ -207,6 +207,9 @@ def SPARSE_TO_DENSE(indices, dense_shape, values, default_value, validate_indice
     return out
 
 
+SPARSE_TO_DENSE.value_sized = {0: None}  # (its shape is its dense_shape input's value)
+
+
 @SPARSE_TO_DENSE.defvjp
 def _sparse_to_dense_grad(g, y, indices, dense_shape, values, default_value, validate_indices):
     picked = gather_nd(g, indices)
@@ -308,6 +311,9 @@ def SPARSE_INDEX_UNION(a, b):
     """The distinct rows of ``a`` and ``b``, row-major."""
     rows = np.concatenate([np.asarray(a).reshape(-1, np.shape(a)[-1]), np.asarray(b).reshape(-1, np.shape(a)[-1])])
     return np.unique(rows, axis=0).astype(np.int64) if rows.size else rows.astype(np.int64)
+
+
+SPARSE_INDEX_UNION.value_sized = {0: (0,)}  # (a trace leaves the sizes that follow the values unknown)
 
 
 @export("sparse.add")

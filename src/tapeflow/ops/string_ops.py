@@ -274,6 +274,9 @@ def STRING_SPLIT_V2(x, sep, maxsplit):
     return _split_result([s.split(sep or None, maxsplit) for s in strings_of(x)])
 
 
+STRING_SPLIT_V2.value_sized = {0: (0,), 1: (0,)}
+
+
 @defop("StringSplit", num_outputs=3, same_dtype=False)
 def STRING_SPLIT(x, delimiter, skip_empty):
     """The strings of a vector split into bytes (empty ``delimiter``) or on every byte of ``delimiter``, as a
@@ -286,6 +289,9 @@ def STRING_SPLIT(x, delimiter, skip_empty):
             parts = re.split(b"[" + re.escape(delimiter) + b"]", s)
         rows.append([p for p in parts if p] if skip_empty else parts)
     return _split_result(rows)
+
+
+STRING_SPLIT.value_sized = {0: (0,), 1: (0,)}
 
 
 def _pieces(x, indices, values):

@@ -117,6 +117,8 @@ def _decode_forward(op_name, offsets):
 UNICODE_DECODE = defop("UnicodeDecode", num_outputs=2, same_dtype=False)(_decode_forward("UnicodeDecode", False))
 UNICODE_DECODE_WITH_OFFSETS = defop("UnicodeDecodeWithOffsets", num_outputs=3, same_dtype=False)(
     _decode_forward("UnicodeDecodeWithOffsets", True))
+UNICODE_DECODE.value_sized = {1: (0,)}  # (a trace leaves the sizes that follow the values unknown)
+UNICODE_DECODE_WITH_OFFSETS.value_sized = {1: (0,), 2: (0,)}
 
 
 def _decoded(op, op_name, input, input_encoding, errors, replacement_char, replace_control_characters, name):

@@ -8,6 +8,8 @@ assignments (``observers.report_assign``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.observers import report_assign
 from .._core.state import STATE
 from .._core.tensor import Tensor
@@ -74,6 +76,8 @@ _SCATTERS_ND = {
 
 def _getitem(self, key):
     """``v[key]``: a read of the slice that can also ``assign`` into it."""
+    if isinstance(key, list) and not any(isinstance(k, (list, tuple, np.ndarray, Tensor)) for k in key):
+        key = tuple(key)  # TF reads a flat list as a tuple of indices, one per dimension (as for tensors)
     return _VariableSlice.of(self, getitem(self._read(), key), strided_slice_index(key))
 
 

@@ -159,3 +159,11 @@ def unsupported_values_with_a_dtype(tf):
 
     return [catch(tf.convert_to_tensor, v, tf.float32)
             for v in ({"x": 1.0}, {1, 2}, frozenset([1]), Thing(), [{"a": 1}], [None], None, "a", [1.0, "a"])]
+
+
+@case
+def tensorshape_as_a_constant(tf):
+    return [tf.constant(tf.TensorShape([])), tf.constant(tf.TensorShape([2, 3])),
+            catch(tf.constant, tf.TensorShape([None, 3])), tf.constant(tf.TensorShape([2]), dtype=tf.int64),
+            tf.constant(tf.TensorShape([]), dtype=tf.int64), tf.zeros(tf.TensorShape([2])),
+            tf.reshape(tf.range(6), tf.TensorShape([2, 3]))]

@@ -95,3 +95,11 @@ def unique_bincount_searchsorted_histogram(tf):
             tf.histogram_fixed_width(tf.constant([1, 2, 3]), [0, 4], nbins=2, dtype=tf.int64),
             catch(tf.unique, tf.constant([[1, 2]])), catch(tf.math.bincount, tf.constant([-1, 2])),
             catch(tf.searchsorted, tf.constant([1.0, 2.0]), tf.constant([[1.0]]))]
+
+
+@case
+def bincount_weights_must_match(tf):
+    return [catch(tf.math.bincount, [1, 2], weights=[1.0]), catch(tf.math.bincount, [1, -2]),
+            tf.math.bincount([1, 2], weights=[[1.0, 2.0]]),
+            catch(tf.math.bincount, [[1, 2]], weights=[1.0, 2.0], axis=-1),
+            tf.math.bincount([[1, 2], [0, 0]], weights=[[1.0, 2.0], [3.0, 4.0]], axis=-1)]

@@ -162,3 +162,54 @@ def ragged_features(tf):
     return [list(parsed), {k: v for k, v in parsed.items() if k != "sparse"}, list(one),
             {k: v for k, v in one.items() if k != "sparse"}, spilled, str(RF(tf.int64)), str(RF.RowLengths("l")),
             str(RF.UniformRowLength(2)), tf.io.parse_example(records, {"missing": RF(tf.int64)})]
+
+
+@case
+def ragged_structure_ops(tf):
+    a = tf.ragged.constant([[1, 2], [3]])
+    b = tf.ragged.constant([[4], [], [5, 6]])
+    c = tf.ragged.constant([[7], [8, 9]])
+    s = tf.ragged.constant([["a", "b"], ["c"]])
+    d = tf.constant([["x"], ["y"]])
+    x = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        r = tf.RaggedTensor.from_row_lengths(x, [2, 1])
+        y = tf.reduce_sum(tf.concat([r, r * 2.0], axis=1).flat_values * [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    return [tf.concat([a, b], axis=0), tf.concat([a, c], axis=1), tf.stack([a, c], axis=0), tf.stack([a, c], axis=1),
+            tf.concat([a, tf.constant([[1, 2]])], axis=0), tf.gather(b, [2, 0]), tf.gather(b, [[2], [0]]),
+            tf.gather(tf.constant([10, 20, 30, 40]), a), catch(tf.boolean_mask, b, [True, False, True]),
+            tf.ragged.boolean_mask(b, tf.ragged.constant([[True], [], [False, True]])),
+            tf.ragged.boolean_mask(b, [True, False, True]),
+            tf.where(tf.ragged.constant([[True, False], [True]]), a, a * 10), tape.gradient(y, x),
+            tf.ragged.stack([a, b]), tf.ragged.range([1, 3], [3, 4]), tf.ragged.range(3),
+            tf.ragged.row_splits_to_segment_ids([0, 2, 3]), tf.ragged.segment_ids_to_row_splits([0, 0, 1]),
+            tf.ragged.cross([s, d]), tf.ragged.cross([s, d, tf.ragged.constant([[1, 2], [3]], dtype=tf.int64)]),
+            tf.ragged.cross([s, tf.ragged.constant([[1, 2], []], dtype=tf.int64)]),
+            tf.ragged.cross_hashed([s, d], num_buckets=100), tf.ragged.cross_hashed([s, d]),
+            tf.ragged.cross_hashed([s, d], num_buckets=10, hash_key=7),
+            tf.ragged.cross_hashed([tf.ragged.constant([[1, 2], [3]], dtype=tf.int64), d], num_buckets=1000),
+            tf.ragged.stack_dynamic_partitions(tf.constant([10, 20, 30, 40]), tf.constant([1, 0, 1, 2]), 4),
+            tf.ragged.cross([tf.sparse.from_dense(tf.constant([["p", ""], ["q", "r"]])), d])]
+
+
+@case
+def ragged_keras_inputs(tf):
+    rt = tf.ragged.constant([[1, 2, 3], [4]])
+    emb = tf.keras.layers.Embedding(10, 2, embeddings_initializer="ones")
+    stack = tf.keras.Sequential([tf.keras.layers.Embedding(10, 2, embeddings_initializer="ones"),
+                                 tf.keras.layers.GlobalAveragePooling1D()])
+    i = tf.keras.Input(shape=(None,), ragged=True, dtype="int32")
+    x = tf.keras.layers.Embedding(10, 2, embeddings_initializer="ones")(i)
+    model = tf.keras.Model(i, tf.keras.layers.GlobalAveragePooling1D()(x))
+    return [emb(rt), stack(rt), tf.keras.layers.Lambda(lambda q: tf.reduce_sum(q, axis=1))(rt), str(i),
+            i._keras_history[0].get_config(), model(rt), str(tf.keras.Input(shape=(3,))),
+            tf.is_tensor(rt), tf.is_tensor(tf.SparseTensor([[0]], [1.0], [2]))]
+
+
+@case
+def ragged_gathers_along_rows(tf):
+    rt = tf.ragged.constant([[1, 2, 3], [4, 5], [6]])
+    return [tf.gather(rt, [0], axis=1), tf.gather(rt, tf.ragged.constant([[0, 1], [1], [0]]), batch_dims=1),
+            tf.gather(rt, [[0], [1], [0]], batch_dims=1), tf.gather(rt, [1, 0], axis=0),
+            tf.gather(tf.constant([[1, 2], [3, 4]]), tf.ragged.constant([[0], [1, 0]]), axis=1),
+            catch(tf.gather, rt, [2], axis=1), tf.gather(rt, [[0], [2], [0]], batch_dims=1)]

@@ -135,7 +135,7 @@ class InputLayer(Layer):
     """The layer standing for a model input: no weights, passes its input through; ``output`` is its tensor."""
 
     def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, input_tensor=None,
-                 optional=False, name=None, **kwargs):
+                 optional=False, name=None, ragged=None, **kwargs):
         if "input_shape" in kwargs:
             warnings.warn("Argument `input_shape` is deprecated. Use `shape` instead.", stacklevel=2)
             shape = kwargs.pop("input_shape")
@@ -155,8 +155,9 @@ class InputLayer(Layer):
             batch_shape = (batch_size, *standardize_shape(shape))
         self._batch_shape = standardize_shape(batch_shape)
         self._sparse = bool(sparse)
+        self._ragged = bool(ragged)
         self.optional = optional
-        tensor = KerasTensor(self._batch_shape, dtype=self.dtype, sparse=self._sparse, name=name)
+        tensor = KerasTensor(self._batch_shape, dtype=self.dtype, sparse=self._sparse, ragged=self._ragged, name=name)
         Node(self, outputs=tensor)
         self.built = True
 
@@ -174,14 +175,15 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {"batch_shape": self._batch_shape, "dtype": self.dtype, "sparse": self._sparse,
-                "name": self.name, "optional": self.optional}
+                "ragged": self._ragged, "name": self.name, "optional": self.optional}
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None, tensor=None,  # noqa: N802
-          optional=False):
-    """A symbolic input (``KerasTensor``) of ``shape`` (without the batch axis), to call layers on."""
+          optional=False, ragged=None):
+    """A symbolic input (``KerasTensor``) of ``shape`` (without the batch axis), to call layers on; ``ragged``
+    for a ``tf.RaggedTensor`` input (its ``None`` dimensions ragged)."""
     layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse, batch_shape=batch_shape,
-                       name=name, optional=optional)
+                       name=name, optional=optional, ragged=ragged)
     return layer.output
 
 
