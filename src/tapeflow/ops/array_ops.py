@@ -747,6 +747,8 @@ def shape(input, out_type=None, name=None):
         from .ragged_shape import shape_of_ragged  # noqa: PLC0415 - the ragged modules build on this one
 
         return shape_of_ragged(input, out_type)
+    if getattr(input, "_tapeflow_sparse", False):  # (TF gives a sparse tensor's dense shape)
+        return cast(input.dense_shape, out_type)
     x = to_tensor(input)
     if shape_varies(x):
         return execute(SHAPE, (x,), {"out_type": out_type.as_numpy_dtype})
