@@ -33,6 +33,14 @@ __all__ = ["graph", "trace_on", "trace_off", "trace_export", "graph_def"]
 _PRODUCER = 2474  # the GraphDef version TF 2.21 writes
 _DT = dict(_writer._DT, object=7)
 _ASSIGNS = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp", "assign_sub": "AssignSubVariableOp"}
+# TF's node names where they are not the op's.
+_NAMES = {"Transpose": "transpose", "ConcatV2": "concat", "StridedSlice": "strided_slice"}
+# Attributes of tapeflow's ops that are inputs of TF's (TF makes them ``Const`` nodes): op -> (attribute, TF's
+# input name); the input goes last.
+_REDUCTIONS = ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any")
+_ATTR_INPUTS = dict({r: ("axis", "reduction_indices") for r in _REDUCTIONS}, Reshape=("shape", "shape"),
+                    Transpose=("perm", "perm"), ConcatV2=("axis", "axis"), ExpandDims=("axis", "dim"),
+                    Tile=("multiples", "multiples"))
 
 
 def _graph_pb2():
@@ -127,16 +135,17 @@ def graph_def(graph, run=False):
             resources[variable._id] = name
         return resources[variable._id]
 
-    def const(i, consumer, position, op_name):
+    def const(i, consumer, position, op_name, value=None):
         arg = _arg_names(op_name)
-        base = f"{consumer}/{arg[position]}" if position < len(arg) else "Const"
+        base = f"{consumer}/{arg[position]}" if position is not None and position < len(arg) else "Const"
         name = unique(base)
-        value = np.asarray(graph.constants[i])
+        value = np.asarray(graph.constants[i] if value is None else value)
         node = out.node.add(name=name, op="Const")
         node.attr["value"].tensor.CopyFrom(_writer.tensor_proto(value))
         node.attr["dtype"].type = _dtype_number(value.dtype)
         _set_shape(node.attr["_output_shapes"].list.shape.add(), value.shape)
-        names[i] = name
+        if i is not None:
+            names[i] = name
         return name
 
     for n in graph.nodes:
@@ -159,17 +168,31 @@ def graph_def(graph, run=False):
             node.attr["dtype"].type = _dtype_number(n.variable.dtype.as_numpy_dtype)
         elif type(n) is tuple:
             op = op_of(n[0])
-            name = unique(_trace._NODE_NAMES.get(op.name, op.name))
+            name = unique(_NAMES.get(op.name, _trace._NODE_NAMES.get(op.name, op.name)))
             ins = list(n[6::2])
+            attrs = dict(n[1] or {})
             node = out.node.add(name=name, op=op.name)
             for position, i in enumerate(ins):
                 if i not in names and i in graph.constants:
                     const(i, name, position, op.name)
                 if i in names:
                     node.input.append(names[i])
+            if op.name in _ATTR_INPUTS and _ATTR_INPUTS[op.name][0] in attrs:
+                value = attrs.pop(_ATTR_INPUTS[op.name][0])
+                if value is None and ins and ins[0] in specs and specs[ins[0]][1] is not None:
+                    value, position = np.arange(len(specs[ins[0]][1]), dtype=np.int32), None  # TF's "Const"
+                else:
+                    position = len(_arg_names(op.name)) - 1
+                if value is not None:
+                    node.input.append(const(None, name, position, op.name, np.asarray(value, dtype=np.int32)))
+            if "keepdims" in attrs:
+                attrs["keep_dims"] = attrs.pop("keepdims")
+            if op.name == "Cast" and "dtype" in attrs:
+                node.attr["DstT"].type = _dtype_number(attrs.pop("dtype"))
+                attrs["Truncate"] = False
             if ins and ins[0] in specs:
-                node.attr["T"].type = _dtype_number(specs[ins[0]][0])
-            for key, value in sorted((n[1] or {}).items()):
+                node.attr["SrcT" if op.name == "Cast" else "T"].type = _dtype_number(specs[ins[0]][0])
+            for key, value in sorted(attrs.items()):
                 if not key.startswith("_") and not _set_attr(node.attr[key], value):
                     del node.attr[key]
             outs = n[4] if type(n[4]) is tuple else (n[4],)
