@@ -115,12 +115,15 @@ def _buckets(data, bucket_count):
         edges = np.full(count, high)
         return np.stack([edges, edges, counts]).T
     width = span / np.float64(count)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
+        # NaN bucket numbers become int32's minimum, as in TF's cast, and count nowhere (TF's one-hot of an index
+        # out of range is all zeros).
         index = np.floor((data - low) / width).astype(np.int32)
-    index = np.minimum(index, count - 1)
-    counts = np.bincount(index, minlength=count).astype(np.float64)
-    edges = np.linspace(low, high, count + 1)
-    edges[-1] = high
+        index = np.minimum(index, count - 1)
+        counts = np.bincount(index[index >= 0], minlength=count).astype(np.float64)
+        # TF's LinSpace: the first edge is the minimum itself, the others min + i * step, the last the maximum.
+        edges = np.arange(count + 1) * width + low
+    edges[0], edges[-1] = low, high
     return np.stack([edges[:-1], edges[1:], counts]).T
 
 
