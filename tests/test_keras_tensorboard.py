@@ -72,3 +72,25 @@ def test_bad_profile_batch():
     for bad in (-1, (3, 2), (1, 2, 3)):
         with pytest.raises(ValueError, match="profile_batch must be a non-negative integer or 2-tuple"):
             tf.keras.callbacks.TensorBoard(profile_batch=bad)
+
+
+def test_missing_extra_names_it(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tensorboard", None)
+    model, x, y = _model()
+    with pytest.raises(ImportError, match=r"tapeflow\[tensorboard\]"):
+        model.fit(x, y, epochs=1, verbose=0, callbacks=[tf.keras.callbacks.TensorBoard(str(tmp_path))])
+
+
+def test_refit_and_evaluate_reopen_writers(tmp_path):
+    model, x, y = _model()
+    callback = tf.keras.callbacks.TensorBoard(str(tmp_path), update_freq="batch", write_graph=False)
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0, callbacks=[callback])
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0, callbacks=[callback])  # writers closed by the first
+    model.evaluate(x, y, verbose=0, callbacks=[callback])
+    logs = programs.read_logdir(str(tmp_path))
+    assert [e["step"] for e in logs["train"]["batch_loss"]["events"]] == [1, 2, 1, 2]
+    assert [e["step"] for e in logs["train"]["epoch_loss"]["events"]] == [0, 0]
+    assert [e["step"] for e in logs["validation"]["evaluation_loss_vs_iterations"]["events"]] == [4]
+    assert len([f for f in (tmp_path / "train").iterdir() if "tfevents" in f.name]) == 2  # one file per fit
