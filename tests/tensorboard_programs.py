@@ -164,7 +164,32 @@ def keras_fit(tf, logdir):
     model.fit(x, y, batch_size=12, epochs=3, shuffle=False, validation_split=0.25, callbacks=[callback], verbose=0)
 
 
-PROGRAMS = {"summaries": summaries, "graphs": graphs, "keras_fit": keras_fit}
+def keras_embeddings(tf, logdir):
+    """``embeddings_freq``: the Projector's config for the ``Embedding`` layers, and weights saved per epoch."""
+    keras = tf.keras
+    model = keras.Sequential([keras.Input((3,), dtype="int32"), keras.layers.Embedding(10, 2, name="words"),
+                              keras.layers.Flatten(), keras.layers.Dense(1, name="out")])
+    model.compile(optimizer="sgd", loss="mse")
+    callback = keras.callbacks.TensorBoard(logdir, embeddings_freq=2, write_graph=False,
+                                           embeddings_metadata={"words": "words.tsv"})
+    model.fit(np.arange(12).reshape(4, 3) % 10, np.zeros((4, 1), "float32"), epochs=3, verbose=0,
+              callbacks=[callback])
+
+
+PROGRAMS = {"summaries": summaries, "graphs": graphs, "keras_fit": keras_fit, "keras_embeddings": keras_embeddings}
+
+
+def other_files(root):
+    """The files under ``root`` that are not event files, with the text of ``projector_config.pbtxt``."""
+    out = {}
+    for directory, _, files in os.walk(root):
+        for name in files:
+            if "tfevents" in name:
+                continue
+            path = os.path.join(directory, name)
+            key = os.path.relpath(path, root).replace(os.sep, "/")
+            out[key] = open(path).read() if name.endswith(".pbtxt") else "(file)"
+    return out
 
 
 # ------------------------------------------------------------------------------------------ reading

@@ -94,3 +94,13 @@ def test_refit_and_evaluate_reopen_writers(tmp_path):
     assert [e["step"] for e in logs["train"]["epoch_loss"]["events"]] == [0, 0]
     assert [e["step"] for e in logs["validation"]["evaluation_loss_vs_iterations"]["events"]] == [4]
     assert len([f for f in (tmp_path / "train").iterdir() if "tfevents" in f.name]) == 2  # one file per fit
+
+
+def test_embeddings_projector_config_and_weights_as_keras(tmp_path):
+    programs.keras_embeddings(tf, str(tmp_path))
+    want = golden("keras_embeddings")
+    assert programs.other_files(str(tmp_path)) == want["__other_files__"]
+    got = programs.read_logdir(str(tmp_path))
+    # (the losses follow the random initial weights: the tags and steps are compared)
+    assert {t: [e["step"] for e in v["events"]] for t, v in got["train"].items()} == {
+        t: [e["step"] for e in v["events"]] for t, v in want["train"].items()}

@@ -29,6 +29,9 @@ def main():
         with tempfile.TemporaryDirectory() as logdir:
             programs.PROGRAMS[name](tf, logdir)
             seen = programs.read_logdir(logdir)
+            files = programs.other_files(logdir)
+            if files:
+                seen["__other_files__"] = files
         with open(os.path.join(OUT, f"{name}.json"), "w") as f:
             json.dump(seen, f, indent=1, sort_keys=True)
             f.write("\n")
