@@ -126,16 +126,29 @@ def graphs(tf, logdir):
     variable = tf.Variable(np.ones((2, 2), "float32"))
     other = tf.summary.create_file_writer(os.path.join(logdir, "ops"))
 
+    bias = tf.Variable(np.zeros(2, "float32"))
+
     @tf.function
     def h(a):
-        y = tf.reshape(tf.transpose(a), [4, 1]) * variable.read_value()[0, 0]
+        y = tf.reshape(tf.transpose(a), [4, 1]) * variable[0, 0]
         z = tf.concat([a, tf.cast(tf.reduce_mean(a, axis=1, keepdims=True) > 1.0, tf.float32)], 1)
         variable.assign_add(a)
-        return y, tf.reduce_max(z, axis=0)
+        w = tf.matmul(a, variable) + bias
+        bias.assign(w[0])
+        return y, tf.reduce_max(z, axis=0), w
+
+    @tf.function
+    def indexing(a):
+        return (a[0], a[:, 1:], a[..., 0:2:1], a[None, -1], tf.expand_dims(a, 1), tf.tile(a, [2, 1]),
+                tf.pad(a, [[1, 0], [0, 0]]), tf.gather(a, [1, 0]), tf.nn.softmax(a), tf.reduce_sum(a, 0))
 
     with other.as_default():
         tf.summary.graph(h.get_concrete_function(x).graph)
     other.close()
+    indexed = tf.summary.create_file_writer(os.path.join(logdir, "indexing"))
+    with indexed.as_default():
+        tf.summary.graph(indexing.get_concrete_function(x).graph)
+    indexed.close()
 
 
 def keras_model(tf):
@@ -195,8 +208,25 @@ def other_files(root):
 # ------------------------------------------------------------------------------------------ reading
 
 
+def _attr(value):
+    kind = value.WhichOneof("value")
+    if kind == "tensor":
+        from tensorboard.util import tensor_util
+
+        return tensor_util.make_ndarray(value.tensor).tolist()
+    if kind == "shape":
+        return None if value.shape.unknown_rank else [d.size for d in value.shape.dim]
+    if kind == "list":
+        return [list(value.list.i), [[d.size for d in s.dim] for s in value.list.shape], list(value.list.type)]
+    if kind == "s":
+        return value.s.decode()
+    return getattr(value, kind) if kind else None
+
+
 def _graph_nodes(graph_def):
-    return sorted([node.name, node.op, list(node.input)] for node in graph_def.node)
+    """Each node's name, op, inputs and attributes (tensors as values, types as numbers)."""
+    return sorted([node.name, node.op, list(node.input), {k: _attr(v) for k, v in sorted(node.attr.items())}]
+                  for node in graph_def.node)
 
 
 def _value(plugin, array):
