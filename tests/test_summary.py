@@ -2,6 +2,7 @@
 tools/record_tensorboard_golden.py), TF's errors for bad input, and the optional extra."""
 
 import glob
+import io
 import json
 import os
 import subprocess
@@ -252,3 +253,34 @@ def test_summary_scope():
         with tf.summary.experimental.summary_scope("a b?", "default") as (tag, scope):
             assert tag == "outer/a b?"
             assert scope == "outer/ab/"
+
+
+def test_tensorboard_server_data_provider_reads_them(tmp_path):
+    # What the TensorBoard server's dashboards ask for (its data provider over a multiplexer), on tapeflow's logs.
+    from PIL import Image
+    from tensorboard import context
+    from tensorboard.backend.event_processing import data_provider, plugin_event_multiplexer
+
+    ctx = context.RequestContext()
+    programs.summaries(tf, str(tmp_path))
+    multiplexer = plugin_event_multiplexer.EventMultiplexer()
+    multiplexer.AddRunsFromDirectory(str(tmp_path))
+    multiplexer.Reload()
+    provider = data_provider.MultiplexerDataProvider(multiplexer, str(tmp_path))
+    want = golden("summaries")
+    assert sorted(r.run_name for r in provider.list_runs(ctx, experiment_id="")) == ["eager", "traced"]
+    scalars = provider.read_scalars(ctx, experiment_id="", plugin_name="scalars", downsample=100)
+    for tag in ("loss", "every_other", "raw"):
+        assert [d.step for d in scalars["eager"][tag]] == [e["step"] for e in want["eager"][tag]["events"]]
+        np.testing.assert_allclose([d.value for d in scalars["eager"][tag]],
+                                   [e["value"] for e in want["eager"][tag]["events"]])
+    assert [d.step for d in scalars["traced"]["x_squared"]] == [0, 1, 2]
+    histograms = provider.read_tensors(ctx, experiment_id="", plugin_name="histograms", downsample=100)
+    np.testing.assert_allclose(histograms["eager"]["normal"][1].numpy,
+                               want["eager"]["normal"]["events"][1]["value"])
+    images = provider.read_blob_sequences(ctx, experiment_id="", plugin_name="images", downsample=100)
+    datum = images["eager"]["rgb"][0]
+    assert len(datum.values) == 4  # width, height and the two images kept
+    png = provider.read_blob(ctx, blob_key=datum.values[2].blob_key)
+    pixels = want["eager"]["rgb"]["events"][0]["value"]["images"][0][1]
+    assert np.asarray(Image.open(io.BytesIO(png))).tolist() == pixels
