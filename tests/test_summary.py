@@ -284,3 +284,16 @@ def test_tensorboard_server_data_provider_reads_them(tmp_path):
     png = provider.read_blob(ctx, blob_key=datum.values[2].blob_key)
     pixels = want["eager"]["rgb"]["events"][0]["value"]["images"][0][1]
     assert np.asarray(Image.open(io.BytesIO(png))).tolist() == pixels
+
+
+def test_audio_errors(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default():
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"^cannot compute EncodeWav as input #0\(zero-based\) "
+                           r"was expected to be a float tensor but is a double tensor \[Op:EncodeWav\] name: $"):
+            tf.summary.audio("a", np.zeros((1, 4, 1)), 8000, step=0)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"sample_rate must be in \(0, 2\^32\), got: 0"):
+            tf.summary.audio("a", np.zeros((1, 4, 1), "float32"), 0, step=0)
+        with pytest.raises(AttributeError, match="^image dtype must be either floating point or integer$"):
+            tf.summary.image("b", np.zeros((1, 2, 2, 3), bool), step=0)
+    writer.close()

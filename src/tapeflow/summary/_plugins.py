@@ -29,6 +29,7 @@ import numpy as np
 from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core.extras import require
+from .._core.registry import _TF_TYPE_NAMES
 from .._core.tensor import convert_to_tensor
 from ..ops import assert_ops
 from ..ops.array_ops import cast, stop_gradient
@@ -191,7 +192,8 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None, desc
 
     Raises:
         ValueError: for an ``encoding`` other than ``"wav"``; when recording, for ``data`` not of rank 3.
-        tf.errors.InvalidArgumentError: for a negative ``max_outputs`` (when recording).
+        tf.errors.InvalidArgumentError: when recording, for a negative ``max_outputs``, data not float32 or a
+            sample rate out of (0, 2**32).
     """
     if encoding is None:
         encoding = "wav"
@@ -205,8 +207,9 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None, desc
             limit = convert_to_tensor(max_outputs)
             assert_ops.assert_non_negative(limit)
             if clips.dtype != _dtypes.float32:
-                raise TypeError(f"Input 'audio' of 'EncodeWav' Op has type {clips.dtype.name} that does not match "
-                                "expected type of float32.")
+                found = _TF_TYPE_NAMES.get(clips.dtype.name, (clips.dtype.name,))[0]
+                raise errors.op_error("EncodeWav", "cannot compute EncodeWav as input #0(zero-based) was expected "
+                                      f"to be a float tensor but is a {found} tensor", wrapped=False)
             return clips, limit, convert_to_tensor(sample_rate, dtype=_dtypes.int32)
 
         return _writer.emit(tag, inputs, _encode_audio, metadata, step)
@@ -215,8 +218,8 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None, desc
 def _encode_audio(clips, limit, sample_rate):
     clips = np.asarray(clips, np.float32)[:int(limit)]
     rate = int(sample_rate)
-    if rate <= 0:
-        raise errors.op_error("EncodeWav", f"sample_rate must be positive, got {rate}")
+    if not 0 < rate < 2**32:
+        raise errors.op_error("EncodeWav", f"sample_rate must be in (0, 2^32), got: {rate}")
     out = np.empty((len(clips), 2), dtype=object)
     for k, clip in enumerate(clips):
         scaled = clip.astype(np.float64) * 32768.0  # (exact: a float32 times a power of two)
