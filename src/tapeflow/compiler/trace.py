@@ -500,7 +500,7 @@ class Graph:
     """
 
     __slots__ = ("nodes", "inputs", "outputs", "constants", "variables", "created", "variable_inputs", "stacks",
-                 "poisoned", "shapes_vary")
+                 "poisoned", "shapes_vary", "specs", "input_names")
 
     def __init__(self, nodes, inputs, outputs, variables, created):
         self.nodes = nodes
@@ -515,6 +515,10 @@ class Graph:
         # Whether its tensors' shapes may differ from the trace's when it runs (``Tracer.shape_dynamic``): an op
         # that kept its input's shape in the trace is then not known to keep it (``passes.simplify``).
         self.shapes_vary = False
+        # What the values leave behind for readers of the graph (``tf.summary.graph``): id -> (NumPy dtype, shape)
+        # of each node's outputs and each input, and input id -> TF's name of it (``"x"``).
+        self.specs = {}
+        self.input_names = {}
 
     def forget_values(self):
         """Drop the values the trace computed from the equations (the constants stay): the graph keeps no array
