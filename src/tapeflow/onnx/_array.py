@@ -182,11 +182,23 @@ def _pad(cx, n):
 
 @lowers("MirrorPad")
 def _mirror_pad(cx, n):
-    if n.attrs["mode"] != "REFLECT":
-        raise Unsupported(f"mode {n.attrs['mode']!r} (ONNX's Pad reflects, it has no SYMMETRIC mode)")
     pads = [(int(a), int(b)) for a, b in n.attrs["paddings"]]
-    flat = [a for a, _ in pads] + [b for _, b in pads]
-    cx.add("Pad", [n.ins[0], cx.i64(flat)], out=n.outs[0], mode="reflect")
+    if n.attrs["mode"] == "REFLECT":
+        flat = [a for a, _ in pads] + [b for _, b in pads]
+        cx.add("Pad", [n.ins[0], cx.i64(flat)], out=n.outs[0], mode="reflect")
+        return
+    # SYMMETRIC (the edge repeated) has no ONNX mode: each padded axis is reversed slices of it concatenated.
+    x = n.ins[0]
+    todo = [(axis, a, b) for axis, (a, b) in enumerate(pads) if a or b]
+    if not todo:
+        cx.add("Identity", [x], out=n.outs[0])
+    for k, (axis, a, b) in enumerate(todo):
+        parts = [x]
+        if a:
+            parts.insert(0, cx.add("Slice", [x, cx.i64([a - 1]), cx.i64([_SMALL]), cx.i64([axis]), cx.i64([-1])]))
+        if b:
+            parts.append(cx.add("Slice", [x, cx.i64([-1]), cx.i64([-1 - b]), cx.i64([axis]), cx.i64([-1])]))
+        x = cx.add("Concat", parts, axis=axis, out=n.outs[0] if k == len(todo) - 1 else None)
 
 
 # ------------------------------------------------------------------------------------------ shapes and fills
@@ -250,13 +262,21 @@ def _where_indices(cx, n):
 @lowers("OneHot")
 def _one_hot(cx, n):
     indices, on, off = n.ins
-    depth = cx.const(np.asarray(int(n.attrs["depth"]), np.int64))
+    depth = int(n.attrs["depth"])
+    # Runtimes implement OneHot for int64 indices and float32 or int64 values: other types are cast around it.
+    indices = _as_i64(cx, indices, n.dtypes[0])
     # TF gives a negative index a row of off values; ONNX counts it from the end: make it out of range instead.
-    high = cx.const(np.asarray(int(n.attrs["depth"]), n.dtypes[0]))
-    negative = cx.add("Less", [indices, cx.const(np.asarray(0, n.dtypes[0]))])
-    indices = cx.add("Where", [negative, high, indices])
+    negative = cx.add("Less", [indices, cx.const(np.asarray(0, np.int64))])
+    indices = cx.add("Where", [negative, cx.const(np.asarray(depth, np.int64)), indices])
+    kind = n.out_dtypes[0]
+    carrier = kind if kind in (np.float32, np.int64) else np.dtype(np.float32)
+    if carrier != kind:
+        on, off = (cx.add("Cast", [v], to=cx.onnx_type(carrier)) for v in (on, off))
     values = cx.add("Concat", [cx.add("Unsqueeze", [v, cx.i64([0])]) for v in (off, on)], axis=0)
-    cx.add("OneHot", [indices, depth, values], out=n.outs[0], axis=int(n.attrs["axis"]))
+    out = cx.add("OneHot", [indices, cx.const(np.asarray(depth, np.int64)), values], axis=int(n.attrs["axis"]),
+                 out=n.outs[0] if carrier == kind else None)
+    if carrier != kind:
+        cx.add("Cast", [out], out=n.outs[0], to=cx.onnx_type(kind))
 
 
 @lowers("TopKV2")

@@ -142,10 +142,15 @@ def _dims_plan(specs):
 
 
 def _inputs_at(specs, plan, sizes):
+    """Stand-in inputs with the given sizes of the ``None`` dimensions: zeros for integers and booleans (valid
+    indices), numbers in [0.5, 1.5) for floats (clear of the zeros that some ops refuse, such as a range's bound)."""
+    rng = np.random.default_rng(0)
     out = []
     for spec, dims in zip(nest.flatten(specs), plan):
         shape = [sizes[s] if s is not None else d for s, d in zip(dims, spec.shape.as_list())]
-        out.append(constant_of(np.zeros(shape, spec.dtype.as_numpy_dtype)))
+        dtype = np.dtype(spec.dtype.as_numpy_dtype)
+        value = rng.uniform(0.5, 1.5, shape).astype(dtype) if dtype.kind == "f" else np.zeros(shape, dtype)
+        out.append(constant_of(value))
     return out
 
 
@@ -188,22 +193,28 @@ def _failing_node(graph, tensors):
     return None, None
 
 
-def _shapes(graph, specs, plan):
-    """``(shapes, dtypes)``: each tensor id's static shape (``None`` where it varies) and NumPy dtype."""
-    first = _replay(graph, _inputs_at(specs, plan, _TRACE_SIZES))
-    others = _inputs_at(specs, plan, _OTHER_SIZES)
+def _run(graph, tensors, what):
+    """``_replay``, or an :class:`ExportError` naming the op that fails on ``tensors`` and the line that made it."""
     try:
-        second = _replay(graph, others)
+        return _replay(graph, tensors)
     except Exception:  # noqa: BLE001 - found again below, node by node, to name the op
-        node, exc = _failing_node(graph, others)
+        node, exc = _failing_node(graph, tensors)
         if node is None or type(node) is not tuple:
             raise
         op = op_of(node[0])
-        raise ExportError(f"tapeflow.onnx.export: the traced program fixes the size of a None dimension of its "
-                          f"inputs: op {op.name!r} made at {_where(graph, node)} fails when that size changes "
-                          f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}). Give that "
-                          f"dimension a fixed size in the input signature, or compute the shape with tf.shape."
-                          ) from None
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        raise ExportError(f"tapeflow.onnx.export: op {op.name!r} made at {_where(graph, node)} fails {what} "
+                          f"({type(exc).__name__}: {detail})") from None
+
+
+def _shapes(graph, specs, plan):
+    """``(shapes, dtypes)``: each tensor id's static shape (``None`` where it varies) and NumPy dtype."""
+    first = _run(graph, _inputs_at(specs, plan, _TRACE_SIZES),
+                 "on the stand-in inputs the export runs the program on (zeros for integers, numbers in [0.5, 1.5) "
+                 "for floats)")
+    second = _run(graph, _inputs_at(specs, plan, _OTHER_SIZES),
+                  "when the size of a None dimension of the inputs changes: the traced program fixes that size. Give "
+                  "the dimension a fixed size in the input signature, or compute the shape with tf.shape")
     shapes, dtypes = {}, {}
     for i, value in first.items():
         a, b = np.shape(value), np.shape(second.get(i, value))
@@ -374,17 +385,21 @@ def build_model(fn_or_model, input_signature=None, opset=None):
         shape = [symbols[s] if s is not None else d for s, d in zip(dims, spec.shape.as_list())]
         inputs.append(_value_info(onnx, name, spec.dtype.as_numpy_dtype, shape))
     outputs = _outputs(cx, graph, program, name_of, first, second, symbols)
-    model_graph = onnx.helper.make_graph(cx.nodes, function.name, inputs, outputs, initializer=cx.initializers)
+    untyped = [onnx.helper.make_tensor_value_info(name, cx.onnx_type(dtype), None) for name, dtype, _ in outputs]
+    model_graph = onnx.helper.make_graph(cx.nodes, function.name, inputs, untyped, initializer=cx.initializers)
     model = onnx.helper.make_model(model_graph, opset_imports=[onnx.helper.make_opsetid("", opset)],
                                    producer_name="tapeflow", producer_version=_version())
     model.ir_version = _ir_version(opset)
+    declared = _declared(onnx, model, outputs)
+    del model.graph.output[:]
+    model.graph.output.extend(declared)
     onnx.checker.check_model(model, full_check=True)
     return model
 
 
 def _outputs(cx, graph, program, name_of, first, second, symbols):
-    """The graph outputs ``output_<k>``: an Identity of each result, its dims from the trace's static shapes and the
-    two runs (a dimension that follows an input's ``None`` dimension is named after it)."""
+    """The graph outputs ``output_<k>`` (an Identity of each result): ``(name, dtype, dims)`` with the dims the two
+    runs found (a size that varies as an input's ``None`` dimension does is named after it)."""
     specs = [s for s in nest.flatten(program.output_specs) if isinstance(s, TensorSpec)]
     sizes = {(_TRACE_SIZES[k], _OTHER_SIZES[k]): name for k, name in enumerate(symbols)}
     outputs = []
@@ -393,14 +408,32 @@ def _outputs(cx, graph, program, name_of, first, second, symbols):
         cx.add("Identity", [name_of(i)], out=name)
         a, b = np.shape(first[i]), np.shape(second[i])
         static = spec.shape.as_list() if spec.shape.rank is not None else [None] * len(a)
-        dims = []
-        for axis, (x, y, s) in enumerate(zip(a, b, static)):
-            if x == y and s is not None:
-                dims.append(x)
-            else:
-                dims.append(sizes.get((x, y), f"{name}_dim{axis}"))
-        outputs.append(_value_info(cx.onnx, name, np.asarray(first[i]).dtype, dims))
+        dims = [x if x == y and s is not None else sizes.get((x, y), f"{name}_dim{axis}")
+                for axis, (x, y, s) in enumerate(zip(a, b, static))]
+        outputs.append((name, np.asarray(first[i]).dtype, dims))
     return outputs
+
+
+def _declared(onnx, model, outputs):
+    """The outputs' value infos. A size is declared only where ONNX's own shape inference finds the same one:
+    two runs on stand-in inputs cannot see a size that follows the inputs' values (``tf.where``, a range)."""
+    inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    found = {v.name: v for v in list(inferred.graph.output) + list(inferred.graph.value_info)}
+    infos = []
+    for name, dtype, dims in outputs:
+        info = found.get(name)
+        shape = info.type.tensor_type.shape if info is not None and info.type.tensor_type.HasField("shape") else None
+        final = []
+        for axis, d in enumerate(dims):
+            seen = shape.dim[axis] if shape is not None and axis < len(shape.dim) else None
+            if isinstance(d, str):
+                final.append(d)
+            elif seen is not None and seen.HasField("dim_value") and seen.dim_value == d:
+                final.append(d)
+            else:
+                final.append(f"{name}_dim{axis}")
+        infos.append(_value_info(onnx, name, dtype, final))
+    return infos
 
 
 def _version():

@@ -259,4 +259,15 @@ def _einsum(cx, n):
     if "->" not in equation:
         raise Unsupported(f"an implicit output in {equation!r}")
     eq = "".join(rename.get(c, c) for c in equation)
-    cx.add("Einsum", n.ins, out=n.outs[0], equation=eq)
+    # ONNX's ellipses must stand for as many axes in every operand: a shorter one gets leading axes of 1 (which
+    # broadcast as TF's would).
+    terms = eq.split("->")[0].split(",")
+    spans = [n.rank(k) - len(t.replace("...", "")) if "..." in t else 0 for k, t in enumerate(terms)]
+    widest = max(spans) if spans else 0
+    ins = []
+    for x, t, span in zip(n.ins, terms, spans):
+        if "..." in t and span < widest:
+            at = t.index("...")
+            x = cx.add("Unsqueeze", [x, cx.i64(range(at, at + widest - span))])
+        ins.append(x)
+    cx.add("Einsum", ins, out=n.outs[0], equation=eq)
