@@ -19,6 +19,15 @@ def _as_i64(cx, name, dtype):
     return name if dtype == np.int64 else cx.add("Cast", [name], to=cx.onnx_type(np.int64))
 
 
+def _fixed_axis(n, axis, what):
+    """Refuse ``what`` when the size of ``axis`` of the input varies: the trace fixed it (an RNN or a Python loop
+    over a ``None`` time axis is unrolled to the length the trace saw)."""
+    if n.shapes[0][axis] is None:
+        raise Unsupported(f"{what}: the size of that axis varies with the inputs' None dimensions, and the trace "
+                          "fixed it (a Python loop or a Keras RNN over it is unrolled to the length traced); give "
+                          "that dimension a fixed size in the input signature")
+
+
 @lowers("Reshape", "Squeeze", "ExpandDims")
 def _reshape(cx, n):
     shape = [int(d) for d in n.attrs["shape"]]
@@ -69,6 +78,7 @@ def _pack(cx, n):
 @lowers("Unpack")
 def _unpack(cx, n):
     axis, num = int(n.attrs["axis"]), int(n.attrs["num"])
+    _fixed_axis(n, axis, f"unstacking axis {axis} into {num} tensors")
     if num == 1:
         cx.add("Squeeze", [n.ins[0], cx.i64([axis])], out=n.outs[0])
         return
@@ -80,6 +90,7 @@ def _unpack(cx, n):
 @lowers("Split", "SplitV")
 def _split(cx, n):
     sizes = [int(s) for s in n.attrs["sizes"]]
+    _fixed_axis(n, int(n.attrs["axis"]), f"splitting axis {n.attrs['axis']} into sizes {tuple(sizes)}")
     if len(sizes) == 1:
         cx.add("Identity", n.ins, out=n.outs[0])
         return
