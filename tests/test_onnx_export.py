@@ -252,6 +252,17 @@ def test_every_lowering_is_of_a_registered_op():
     assert [k for k in LOWERINGS if k not in REGISTRY and k != "Unpack"] == []
 
 
+def test_docs_list_every_lowering_and_the_opset():
+    import re
+
+    text = open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "docs", "onnx.md")).read()
+    table = text.split("## Supported ops")[1].split("\n## ")[0]
+    listed = set(re.findall(r"\b[A-Z][A-Za-z0-9]+\b", table.split("|---|---|")[1]))
+    assert set(LOWERINGS) <= listed
+    assert f"({len(LOWERINGS)} lowerings)" in table
+    assert f"opset {tf.onnx.OPSET}" in text
+
+
 def _attention_model():
     inp = tf.keras.Input((4, 4))
     return tf.keras.Model(inp, L.LayerNormalization()(L.MultiHeadAttention(2, 2)(inp, inp)))

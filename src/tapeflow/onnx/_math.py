@@ -23,7 +23,8 @@ SAME = {
     "Floor": "Floor", "Ceil": "Ceil", "Round": "Round", "Sign": "Sign", "Sin": "Sin", "Cos": "Cos", "Tan": "Tan",
     "Asin": "Asin", "Acos": "Acos", "Atan": "Atan", "Sinh": "Sinh", "Cosh": "Cosh", "Asinh": "Asinh",
     "Acosh": "Acosh", "Atanh": "Atanh", "IsNan": "IsNaN", "IsInf": "IsInf", "Identity": "Identity",
-    "StopGradient": "Identity", "AddN": "Sum",
+    "StopGradient": "Identity", "AddN": "Sum", "BitwiseAnd": "BitwiseAnd", "BitwiseOr": "BitwiseOr",
+    "BitwiseXor": "BitwiseXor", "Invert": "BitwiseNot",
 }
 
 
@@ -127,6 +128,38 @@ def _div_no_nan(cx, n):
     dt = n.out_dtypes[0]
     zero = scalar(cx, 0, dt)
     cx.add("Where", [cx.add("Equal", [y, zero]), zero, cx.add("Div", [x, y])], out=n.outs[0])
+
+
+def _zero_where_x_is(cx, n, value):
+    """TF's ``x * f(y)`` family: 0 wherever ``x`` is 0, whatever ``f(y)`` is (inf, nan)."""
+    x = n.ins[0]
+    zero = scalar(cx, 0, n.out_dtypes[0])
+    cx.add("Where", [cx.add("Equal", [x, zero]), zero, value], out=n.outs[0])
+
+
+@lowers("MulNoNan")
+def _mul_no_nan(cx, n):
+    x, y = n.ins
+    zero = scalar(cx, 0, n.out_dtypes[0])
+    cx.add("Where", [cx.add("Equal", [y, zero]), zero, cx.add("Mul", [x, y])], out=n.outs[0])
+
+
+@lowers("Xlogy")
+def _xlogy(cx, n):
+    x, y = n.ins
+    _zero_where_x_is(cx, n, cx.add("Mul", [x, cx.add("Log", [y])]))
+
+
+@lowers("Xlog1py")
+def _xlog1py(cx, n):
+    x, y = n.ins
+    one = scalar(cx, 1, n.out_dtypes[0])
+    _zero_where_x_is(cx, n, cx.add("Mul", [x, cx.add("Log", [cx.add("Add", [y, one])])]))
+
+
+@lowers("Xdivy")
+def _xdivy(cx, n):
+    _zero_where_x_is(cx, n, cx.add("Div", n.ins))
 
 
 @lowers("FloorDiv")
