@@ -355,17 +355,66 @@ def test_op_without_lowering_names_op_and_line(tmp_path):
     assert os.listdir(tmp_path) == ["chol.onnx"]
 
 
-@pytest.mark.parametrize("body", ["while", "cond", "random"])
-def test_control_flow_and_stateful_ops_are_refused_by_name(body, tmp_path):
-    def f(x):
-        if body == "while":
-            return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 2.0), (0, x))[1]
-        if body == "cond":
-            return tf.cond(tf.reduce_sum(x) > 0, lambda: x, lambda: -x)
-        return x + tf.random.uniform(tf.shape(x))
+def _compare_function(f, specs, cases, tmp_path):
+    path = tmp_path / "cf.onnx"
+    tf.onnx.export(f, specs, path)
+    _check_file(path)
+    sess = _session(path)
+    for arrays in cases:
+        want = f(*[tf.constant(a) for a in arrays])
+        want = want if isinstance(want, (list, tuple)) else [want]
+        for g, w in zip(_run(sess, arrays), want):
+            _close(g, w)
 
-    with pytest.raises(tf.onnx.ExportError, match=r"op '\w+' \(made at .*test_onnx_export.py"):
-        tf.onnx.export(f, [tf.TensorSpec([None, 2], tf.float32)], tmp_path / "x.onnx")
+
+def test_while_loop_becomes_an_onnx_loop(tmp_path):
+    w = tf.Variable(np.eye(3, dtype=np.float32) * 0.5)
+
+    def f(x, n):
+        return tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, tf.tanh(v @ w) + x), (0, x))
+
+    specs = [tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([], tf.int32)]
+    cases = [[_inputs((3,), b), np.array(k, np.int32)] for b, k in [(1, 0), (4, 3), (2, 7)]]
+    _compare_function(f, specs, cases, tmp_path)
+    assert [n.op_type for n in onnx.load(str(tmp_path / "cf.onnx")).graph.node].count("Loop") == 1
+
+
+def test_cond_and_switch_case_become_onnx_ifs(tmp_path):
+    def f(x, k):
+        picked = tf.switch_case(k, [lambda: x + 1.0, lambda: x * 3.0, lambda: tf.exp(x)])
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: picked * 2.0, lambda: -picked)
+
+    specs = [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)]
+    cases = [[s * np.ones(n, np.float32), np.array(k, np.int32)]
+             for s, n, k in [(1, 3, 0), (-1, 2, 1), (1, 1, 2), (-1, 4, 9), (1, 2, -1)]]
+    _compare_function(f, specs, cases, tmp_path)
+
+
+def test_autograph_loop_over_a_tensor_range_with_an_if(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.int32)])
+    def f(x, n):
+        total = tf.zeros_like(x)
+        for i in tf.range(n):
+            if tf.reduce_sum(total) < 10.0:
+                total += x * tf.cast(i, tf.float32)
+        return total
+
+    cases = [[_inputs((2,), b), np.array(k, np.int32)] for b, k in [(3, 5), (1, 0), (4, 2)]]
+    _compare_function(f, None, cases, tmp_path)
+
+
+@pytest.mark.parametrize("body", ["random", "print", "cholesky_in_branch"])
+def test_ops_without_lowering_are_refused_by_name(body, tmp_path):
+    def f(x):
+        if body == "random":
+            return x + tf.random.uniform(tf.shape(x))
+        if body == "print":
+            tf.print(x)
+            return x
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.linalg.cholesky(x[None] * x[:, None] + 1.0), lambda: x[None])
+
+    with pytest.raises(tf.onnx.ExportError, match=r"op '\w+' \(made at .*test_onnx_export.py:\d+\) has no ONNX"):
+        tf.onnx.export(f, [tf.TensorSpec([None], tf.float32)], tmp_path / "x.onnx")
     assert not os.listdir(tmp_path)
 
 

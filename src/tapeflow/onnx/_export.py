@@ -33,7 +33,7 @@ from ..compiler import lower, signature, trace
 from ..compiler.program import replay_nodes
 from ..compiler.specs import signature_key
 from ..compiler.tf_function import ConcreteFunction, Function
-from . import _array, _math, _nn  # noqa: F401 - they fill the registry
+from . import _array, _control, _math, _nn  # noqa: F401 - they fill the registry
 from ._registry import OPSET, ExportError, Node, Unsupported, lowering_of
 
 __all__ = ["OPSET", "export"]
@@ -142,25 +142,29 @@ def _dims_plan(specs):
 
 
 def _inputs_at(specs, plan, sizes):
-    """Stand-in inputs with the given sizes of the ``None`` dimensions: zeros for integers and booleans (valid
-    indices), numbers in [0.5, 1.5) for floats (clear of the zeros that some ops refuse, such as a range's bound)."""
+    """Stand-in inputs with the given sizes of the ``None`` dimensions: ones for integers (valid indices, and a loop
+    ``for i in tf.range(n)`` that runs), false for booleans, numbers in [0.5, 1.5) for floats (clear of the zeros
+    that some ops refuse)."""
     rng = np.random.default_rng(0)
     out = []
     for spec, dims in zip(nest.flatten(specs), plan):
         shape = [sizes[s] if s is not None else d for s, d in zip(dims, spec.shape.as_list())]
         dtype = np.dtype(spec.dtype.as_numpy_dtype)
-        value = rng.uniform(0.5, 1.5, shape).astype(dtype) if dtype.kind == "f" else np.zeros(shape, dtype)
+        value = rng.uniform(0.5, 1.5, shape).astype(dtype) if dtype.kind == "f" else \
+            np.ones(shape, dtype) if dtype.kind in "iu" else np.zeros(shape, dtype)
         out.append(constant_of(value))
     return out
 
 
 def _trace(function, specs, plan):
-    """The program of ``function`` traced for ``specs`` on inputs with the trace sizes."""
-    function.get_concrete_function(*specs)  # TF's checks of the signature; a first trace creates the variables
+    """The program of ``function`` traced for ``specs`` on stand-in inputs with the trace sizes (as
+    ``get_concrete_function`` traces, with TF's checks of the signature, but not on zeros of size 1)."""
     bound = function._bind(tuple(specs), {}, specs=True)
     key, _, variables = signature.key_of(*bound)
-    general = signature_key(function.input_signature, key) if function.input_signature is not None else key
     tensors = _inputs_at(specs, plan, _TRACE_SIZES)
+    if function._lookup(key) is None:  # the first trace for this signature: it may create the variables
+        return function._trace(bound, key, tensors, variables, tuple(specs), {})._first
+    general = signature_key(function.input_signature, key) if function.input_signature is not None else key
     return function._program(bound, tensors, variables, general, allow_variables=False)
 
 
@@ -171,7 +175,7 @@ def _where(graph, node):
     return f"{stack[-1][0].co_filename}:{stack[-1][1]}" if stack else "an unknown line"
 
 
-def _replay(graph, tensors):
+def replay(graph, tensors):
     """Every tensor's value on ``tensors`` (id -> array); an error names the op that refused them."""
     env = replay_nodes(graph, tensors)
     values = {i: t._value for i, t in env.items() if isinstance(t, EagerTensor)}
@@ -194,9 +198,9 @@ def _failing_node(graph, tensors):
 
 
 def _run(graph, tensors, what):
-    """``_replay``, or an :class:`ExportError` naming the op that fails on ``tensors`` and the line that made it."""
+    """:func:`replay`, or an :class:`ExportError` naming the op that fails on ``tensors`` and the line that made it."""
     try:
-        return _replay(graph, tensors)
+        return replay(graph, tensors)
     except Exception:  # noqa: BLE001 - found again below, node by node, to name the op
         node, exc = _failing_node(graph, tensors)
         if node is None or type(node) is not tuple:
@@ -208,19 +212,24 @@ def _run(graph, tensors, what):
 
 
 def _shapes(graph, specs, plan):
-    """``(shapes, dtypes)``: each tensor id's static shape (``None`` where it varies) and NumPy dtype."""
+    """Every tensor's value (id -> array) in the two runs: at the trace's sizes and at other sizes."""
     first = _run(graph, _inputs_at(specs, plan, _TRACE_SIZES),
-                 "on the stand-in inputs the export runs the program on (zeros for integers, numbers in [0.5, 1.5) "
+                 "on the stand-in inputs the export runs the program on (ones for integers, numbers in [0.5, 1.5) "
                  "for floats)")
     second = _run(graph, _inputs_at(specs, plan, _OTHER_SIZES),
                   "when the size of a None dimension of the inputs changes: the traced program fixes that size. Give "
                   "the dimension a fixed size in the input signature, or compute the shape with tf.shape")
+    return first, second
+
+
+def shape_maps(first, second):
+    """``(shapes, dtypes)`` by id from the values of two runs: a dimension that differs between them is ``None``."""
     shapes, dtypes = {}, {}
     for i, value in first.items():
         a, b = np.shape(value), np.shape(second.get(i, value))
         shapes[i] = tuple(x if x == y else None for x, y in zip(a, b)) if len(a) == len(b) else a
         dtypes[i] = np.asarray(value).dtype
-    return shapes, dtypes, first, second
+    return shapes, dtypes
 
 
 # ------------------------------------------------------------------------------------------ emitting ONNX
@@ -232,6 +241,8 @@ class _Emitter:
     def __init__(self, onnx):
         self.onnx = onnx
         self.nodes, self.initializers = [], []
+        self._outer = []  # the node lists of the graphs around the subgraph being emitted (``push``)
+        self.variables = {}  # variable id -> its initializer's name
         self._used = set()
         self._small = {}
         self.doc = ""
@@ -248,6 +259,15 @@ class _Emitter:
     def claim(self, name):
         self._used.add(name)
         return name
+
+    def push(self):
+        """Emit into a new node list (a subgraph's) until :meth:`pop` gives it back."""
+        self._outer.append(self.nodes)
+        self.nodes = []
+
+    def pop(self):
+        nodes, self.nodes = self.nodes, self._outer.pop()
+        return nodes
 
     def onnx_type(self, dtype):
         return self.onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
@@ -297,10 +317,11 @@ def _variable_name(variable, used):
     return name
 
 
-def _lower_graph(cx, graph, shapes, dtypes, input_names):
-    """Emit every node of ``graph``; returns id -> ONNX name for its values."""
+def lower_graph(cx, graph, first, second, input_names, prefix=""):
+    """Emit every node of ``graph`` (``first``/``second``: id -> value in the two runs); returns ``name_of``, id ->
+    ONNX name of a value. ``prefix`` keeps the names of a graph emitted twice (a loop's condition) apart."""
+    shapes, dtypes = shape_maps(first, second)
     names = dict(zip(graph.inputs, input_names))
-    variables = {}
 
     def name_of(i):
         name = names.get(i)
@@ -312,9 +333,9 @@ def _lower_graph(cx, graph, shapes, dtypes, input_names):
         kind = type(node)
         if kind is trace.Read:
             v = node.variable
-            if v._id not in variables:
-                variables[v._id] = cx.initializer(np.asarray(v.numpy()), _variable_name(v, cx._used))
-            names[node.out] = variables[v._id]
+            if v._id not in cx.variables:
+                cx.variables[v._id] = cx.initializer(np.asarray(v.numpy()), _variable_name(v, cx._used))
+            names[node.out] = cx.variables[v._id]
             continue
         if kind is trace.Assign:
             raise ExportError(f"tapeflow.onnx.export: the function assigns the variable {node.variable.name!r}; an "
@@ -329,16 +350,20 @@ def _lower_graph(cx, graph, shapes, dtypes, input_names):
             for o, r, v in zip(outs, call.result_ids, values):
                 names[o] = name_of(r) if r is not None else cx.const(v)
             continue
+        ins = node[6::2]
+        out_names = [cx.claim(f"{prefix}t{o}") for o in outs]
+        cx.doc = f"{op.name} at {where}"
+        if _control.is_control(node):
+            _control.lower(cx, node, [name_of(i) for i in ins], out_names, first, second, where)
+            names.update(zip(outs, out_names))
+            continue
         lowering = lowering_of(key) if isinstance(key, str) else None
         if lowering is None:
             raise ExportError(f"tapeflow.onnx.export: op {op.name!r} (made at {where}) has no ONNX lowering; the ops "
                               "that export are listed in docs/onnx.md")
-        ins = node[6::2]
         constants = {k: graph.constants[i] for k, i in enumerate(ins) if i in graph.constants}
-        out_names = [cx.claim(f"t{o}") for o in outs]
         n = Node(key, op.name, attrs, [name_of(i) for i in ins], out_names, [shapes[i] for i in ins],
                  [dtypes[i] for i in ins], [shapes[o] for o in outs], [dtypes[o] for o in outs], where, constants)
-        cx.doc = f"{op.name} at {where}"
         try:
             lowering(cx, n)
         except Unsupported as exc:
@@ -346,7 +371,7 @@ def _lower_graph(cx, graph, shapes, dtypes, input_names):
                               f"support {exc}") from None
         names.update(zip(outs, out_names))
     cx.doc = ""
-    return names, name_of
+    return name_of
 
 
 def _value_info(onnx, name, dtype, dims):
@@ -376,10 +401,10 @@ def build_model(fn_or_model, input_signature=None, opset=None):
     plan, symbols = _dims_plan(specs)
     program = _trace(function, specs, plan)
     graph = program.graph
-    shapes, dtypes, first, second = _shapes(graph, specs, plan)
+    first, second = _shapes(graph, specs, plan)
     cx = _Emitter(onnx)
     input_names = [cx.claim(n) for n in _input_names(function, specs)]
-    names, name_of = _lower_graph(cx, graph, shapes, dtypes, input_names)
+    name_of = lower_graph(cx, graph, first, second, input_names)
     inputs = []
     for name, spec, dims in zip(input_names, nest.flatten(specs), plan):
         shape = [symbols[s] if s is not None else d for s, d in zip(dims, spec.shape.as_list())]
