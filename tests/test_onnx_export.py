@@ -429,15 +429,57 @@ def test_variable_assignment_is_refused(tmp_path):
         tf.onnx.export(f, [tf.TensorSpec([2], tf.float32)], tmp_path / "v.onnx")
 
 
-def test_rnn_unrolled_over_a_none_time_axis_is_refused(tmp_path):
-    model = tf.keras.Sequential([tf.keras.Input((None, 2)), L.LSTM(3)])
-    with pytest.raises(tf.onnx.ExportError, match=r"op 'Unpack' \(made at .*\): ONNX export does not support "
-                                                  r"unstacking axis 1 into 7 tensors: the size of that axis varies"):
-        tf.onnx.export(model, path=tmp_path / "r.onnx")
+@pytest.mark.parametrize("kind", ["lstm", "gru_sequences", "simple_rnn_backwards_states", "masked_lstm"])
+def test_rnn_over_a_none_time_axis_is_an_onnx_loop(kind, tmp_path):
+    inp = tf.keras.Input((None, 2))
+    if kind == "lstm":
+        out = L.LSTM(3)(inp)
+    elif kind == "gru_sequences":
+        out = L.GRU(4, return_sequences=True)(L.GRU(3, return_sequences=True, go_backwards=True)(inp))
+    elif kind == "simple_rnn_backwards_states":
+        out = list(L.SimpleRNN(2, go_backwards=True, return_state=True)(inp))
+    else:
+        out = L.LSTM(3, return_sequences=True)(L.Masking(0.0)(inp))
+    model = _seeded(tf.keras.Model(inp, out))
+    path = tmp_path / "rnn.onnx"
+    proto = tf.onnx.export(model, path=path)
+    _check_file(path)
+    assert [d.dim_param for d in proto.graph.input[0].type.tensor_type.shape.dim][:2] == ["batch", "unk__1"]
+    assert "Loop" in [n.op_type for n in proto.graph.node]
+    sess = _session(path)
+    for batch, steps in [(1, 1), (3, 6), (2, 9)]:
+        x = _inputs((steps, 2), batch)
+        if kind == "masked_lstm":
+            x[:, steps // 2:] = 0.0  # masked steps keep the previous output and states
+        want = model(x, training=False)
+        want = want if isinstance(want, (list, tuple)) else [want]
+        for got, w in zip(_run(sess, [x]), want):
+            _close(got, w)
+
+
+def test_python_loop_over_a_none_axis_is_refused(tmp_path):
+    def f(x):
+        total = 0.0
+        for row in tf.unstack(x, axis=1):  # unrolled to the length the trace saw
+            total += tf.reduce_sum(row)
+        return total
+
+    with pytest.raises(tf.onnx.ExportError, match=r"op 'Unpack' \(made at .*test_onnx_export.py:\d+\): ONNX export "
+                                                  r"does not support unstacking axis 1 into 7 tensors: the size of "
+                                                  r"that axis varies"):
+        tf.onnx.export(f, [tf.TensorSpec([None, None], tf.float32)], tmp_path / "r.onnx")
     assert not os.listdir(tmp_path)
-    # With a fixed sequence length it exports (dynamic batch only).
-    tf.onnx.export(model, [tf.TensorSpec([None, 4, 2], tf.float32)], tmp_path / "r.onnx")
+    tf.onnx.export(f, [tf.TensorSpec([None, 4], tf.float32)], tmp_path / "r.onnx")  # a fixed length exports
     _check_file(tmp_path / "r.onnx")
+
+
+def test_keras_rnn_traced_over_none_steps_serves_every_length():
+    model = _seeded(tf.keras.Sequential([tf.keras.Input((None, 2)), L.GRU(3, return_sequences=True)]))
+    f = tf.function(lambda x: model(x, training=False), input_signature=[tf.TensorSpec([None, None, 2])])
+    for steps in (1, 4, 7):
+        x = _inputs((steps, 2), 2)
+        np.testing.assert_allclose(f(tf.constant(x)).numpy(), model(x, training=False).numpy(), rtol=1e-6, atol=1e-6)
+    assert f.experimental_get_tracing_count() == 1
 
 
 def test_bad_signatures(tmp_path):
