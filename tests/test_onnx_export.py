@@ -457,6 +457,23 @@ def test_rnn_over_a_none_time_axis_is_an_onnx_loop(kind, tmp_path):
             _close(got, w)
 
 
+@pytest.mark.parametrize("opset", [18, 21])
+def test_sequence_model_with_free_batch_and_length(opset, tmp_path):
+    inp = tf.keras.Input((None, 4))
+    x = L.LSTM(4, return_sequences=True)(inp)
+    y = L.LayerNormalization()(x + L.MultiHeadAttention(2, 2)(x, x))
+    z = L.MaxPooling1D(2, padding="same")(L.Conv1D(3, 2, padding="same", activation="gelu")(y))
+    model = _seeded(tf.keras.Model(inp, L.GlobalMaxPooling1D()(L.Dense(5)(z))))
+    path = tmp_path / "seq.onnx"
+    proto = tf.onnx.export(model, path=path, opset=opset)
+    _check_file(path)
+    assert proto.opset_import[0].version == opset
+    sess = _session(path)
+    for batch, steps in [(1, 2), (3, 7)]:
+        x = _inputs((steps, 4), batch)
+        _close(_run(sess, [x])[0], model(x, training=False))
+
+
 def test_python_loop_over_a_none_axis_is_refused(tmp_path):
     def f(x):
         total = 0.0

@@ -359,12 +359,14 @@ def _tensordot_matrix(x, axes, flipped):
     free_dims = [shape[i] for i in free]
     n_free = int(np.prod(free_dims))
     n_axes = int(np.prod([shape[i] for i in axes]))
+    # In a traced program whose free sizes vary (and whose contracted ones do not), the free side is -1.
+    varying = shape_varies(x) and n_axes > 0 and all(x.shape[i] is not None for i in axes)
     perm = axes + free if flipped else free + axes
     if perm != list(range(len(shape))):
         x = transpose(x, perm)
     target = (n_axes, n_free) if flipped else (n_free, n_axes)
     if x._value.shape != target:
-        x = reshape(x, target)
+        x = reshape(x, ((n_axes, -1) if flipped else (-1, n_axes)) if varying else target)
     return x, free_dims
 
 
