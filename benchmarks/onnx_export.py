@@ -32,6 +32,8 @@ def _models():
         L.Dense(10)])
     yield "LSTM 20 steps x 16 -> 32", (20, 16), tf.keras.Sequential([tf.keras.Input((20, 16)), L.LSTM(32),
                                                                       L.Dense(4)])
+    free = tf.keras.Sequential([tf.keras.Input((None, 16)), L.LSTM(32), L.Dense(4)])
+    yield "LSTM any length (ONNX Loop), 20 steps", (20, 16), free
     inp = tf.keras.Input((16, 32))
     x = L.LayerNormalization()(inp + L.MultiHeadAttention(4, 8)(inp, inp))
     yield "attention block 16 x 32, 4 heads", (16, 32), tf.keras.Model(

@@ -4,13 +4,14 @@
    ``training=False``) is traced for the input signature by tapeflow's own ``tf.function`` machinery
    (``compiler/``), with each ``None`` dimension given a size of its own (not 1, so that a trace never mistakes a
    dimension of 1 for the one that varies): the program's graph is what gets exported.
-2. **Shapes.** The graph is run op by op on zeros at those sizes and again at other sizes: a dimension that
-   changes between the runs is dynamic (a symbolic ONNX dimension). The second run also proves that the program
-   serves other sizes: one that fixed a ``None`` dimension's size (a reshape to a fixed shape, an RNN unrolled
-   over a ``None`` time axis) fails there, and the export says which op and line did it.
+2. **Shapes.** The graph is run op by op on stand-in inputs at those sizes and again at other sizes: a dimension
+   that changes between the runs is dynamic (a symbolic ONNX dimension). The second run also proves that the
+   program serves other sizes: one that fixed a ``None`` dimension's size (a reshape to a fixed shape) fails
+   there, and the export says which op and line did it; lowerings refuse what the runs cannot catch (a Python loop
+   unrolled over a ``None`` axis).
 3. **Lowering.** Each equation goes through its op's lowering (``_registry.py``: ``_math.py``, ``_array.py``,
-   ``_nn.py``); variables read become initializers holding their values at export time, constants of the program
-   become initializers too. An op with no lowering, or a use its lowering cannot express, is an
+   ``_nn.py``; control flow in ``_control.py``); variables read become initializers holding their values at export
+   time, constants of the program become initializers too. An op with no lowering, or a use its lowering cannot express, is an
    :class:`ExportError` naming the op and the user's line that made it.
 4. **Check and write.** ``onnx.checker.check_model(full_check=True)``, then the bytes go to a temporary file next
    to ``path`` that replaces it only once complete: a failed export leaves no partial file and keeps the old one.
@@ -36,11 +37,13 @@ from ..compiler.tf_function import ConcreteFunction, Function
 from . import _array, _control, _math, _nn  # noqa: F401 - they fill the registry
 from ._registry import OPSET, ExportError, Node, Unsupported, lowering_of
 
-__all__ = ["OPSET", "export"]
+__all__ = ["OPSET", "export", "build_model", "lower_graph", "replay", "shape_maps", "write_atomically"]
+
 
 def _ir_version(opset):
     """The IR version that came with ``opset`` (so every runtime that runs the opset reads the file)."""
     return 8 if opset <= 18 else 9 if opset <= 20 else 10 if opset <= 22 else 11
+
 
 # Sizes the k-th ``None`` dimension takes in the trace (and first run) and in the second run.
 _TRACE_SIZES = (3, 7, 11, 13, 17, 19, 23, 29, 31, 37)
