@@ -474,6 +474,19 @@ def test_sequence_model_with_free_batch_and_length(opset, tmp_path):
         _close(_run(sess, [x])[0], model(x, training=False))
 
 
+def test_text_classifier_with_masked_padding_over_any_length(tmp_path):
+    model = _seeded(tf.keras.Sequential([tf.keras.Input((None,), dtype="int32"), L.Embedding(50, 8, mask_zero=True),
+                                         L.GRU(6), L.Dense(2, activation="softmax")]))
+    path = tmp_path / "text.onnx"
+    tf.onnx.export(model, path=path)
+    _check_file(path)
+    sess = _session(path)
+    for batch, steps in [(2, 5), (4, 11)]:
+        x = np.random.default_rng(steps).integers(1, 50, (batch, steps)).astype(np.int32)
+        x[:, -2:] = 0  # padding, masked out
+        _close(_run(sess, [x])[0], model(x, training=False))
+
+
 def test_python_loop_over_a_none_axis_is_refused(tmp_path):
     def f(x):
         total = 0.0
