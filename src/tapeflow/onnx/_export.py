@@ -11,8 +11,8 @@
    unrolled over a ``None`` axis).
 3. **Lowering.** Each equation goes through its op's lowering (``_registry.py``: ``_math.py``, ``_array.py``,
    ``_nn.py``; control flow in ``_control.py``); variables read become initializers holding their values at export
-   time, constants of the program become initializers too. An op with no lowering, or a use its lowering cannot express, is an
-   :class:`ExportError` naming the op and the user's line that made it.
+   time, constants of the program become initializers too. An op with no lowering, or a use its lowering cannot
+   express, is an :class:`ExportError` naming the op and the user's line that made it.
 4. **Check and write.** ``onnx.checker.check_model(full_check=True)``, then the bytes go to a temporary file next
    to ``path`` that replaces it only once complete: a failed export leaves no partial file and keeps the old one.
 """
