@@ -256,15 +256,20 @@ class RestoredFunction:
         from ..compiler.specs import CastError, conform_one, type_text
 
         out = []
-        for value, spec in zip(args, self._input_signature):
+        signature = self._signature()
+        names = list(signature.parameters) if signature is not None else []
+        for k, (value, spec) in enumerate(zip(args, self._input_signature)):
             try:
                 out.append(conform_one(value, spec))
             except CastError as exc:
-                signature = self._signature()
-                names = list(signature.parameters) if signature is not None else []
+                reason = str(exc)
+                if isinstance(value, Tensor) and k < len(names):
+                    # TF shows the argument as the parameter's placeholder, named after it.
+                    reason = reason.replace(repr(TensorSpec(value.shape, value.dtype)),
+                                            repr(TensorSpec(value.shape, value.dtype, names[k])), 1)
                 params = ", ".join(f"{n}: {type_text(s)}" for n, s in zip(names, self._input_signature))
-                raise TypeError(f"Binding inputs to tf.function failed due to `{exc}`. Received args: {args!r} and "
-                                f"kwargs: {kwargs!r} for signature: ({params}).") from None
+                raise TypeError(f"Binding inputs to tf.function failed due to `{reason}`. Received args: {args!r} "
+                                f"and kwargs: {kwargs!r} for signature: ({params}).") from None
         return tuple(out) + tuple(args[len(out):])
 
     def get_concrete_function(self, *args, **kwargs):
