@@ -176,14 +176,44 @@ def test_a_tensorflow_saved_model_is_refused_clearly(tmp_path):
 
 
 def test_functions_that_cannot_be_written_are_named(tmp_path):
-    class Branchy(tf.Module):
-        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
-        def pick(self, x):
-            return tf.cond(x > 0, lambda: x, lambda: -x)
+    @tf.custom_gradient
+    def clipped(x):
+        return tf.identity(x), lambda g: tf.clip_by_value(g, -1.0, 1.0)
 
-    with pytest.raises(ValueError, match="function 'pick'"):
-        tf.saved_model.save(Branchy(), str(tmp_path / "b"))
-    assert not os.path.exists(tmp_path / "b")
+    class Custom(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def f(self, x):
+            return clipped(x * 3.0)
+
+    with pytest.raises(ValueError, match="function 'f' uses .*custom gradient"):
+        tf.saved_model.save(Custom(), str(tmp_path / "c"))
+    assert not os.path.exists(tmp_path / "c")
+
+
+def test_nested_control_flow_round_trips(tmp_path):
+    class Nested(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.total = tf.Variable(0.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def f(self, x):
+            s = tf.constant(0.0)
+            for v in x:
+                if v > 0:
+                    s += v
+                else:
+                    s -= 2.0 * v
+            self.total.assign_add(s)
+            return s
+
+    module = Nested()
+    expected = module.f(tf.constant([1.0, -2.0, 3.0])).numpy()
+    module.total.assign(0.0)
+    loaded = tf.saved_model.load(_saved(tmp_path, module))
+    assert loaded.f(tf.constant([1.0, -2.0, 3.0])).numpy() == expected == 8.0
+    assert loaded.f(tf.constant([0.5])).numpy() == 0.5
+    assert loaded.total.numpy() == 8.5
 
 
 def test_untraced_function_without_signature_is_kept_empty(tmp_path):

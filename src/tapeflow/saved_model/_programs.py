@@ -1,37 +1,33 @@
-"""A traced program written as JSON, and read back into a runnable :class:`~tapeflow.compiler.program.Program`.
+"""A concrete function written as JSON, and read back into a runnable :class:`~tapeflow.compiler.program.Program`.
 
-A function record (one concrete function) holds::
+A function record holds its graph (see :mod:`._graphs` for the nodes and control-flow bodies) and how calls reach
+it::
 
-    {"name": "two", "inputs": [3, 4], "outputs": [9, 12],
-     "nodes": [{"op": "AddV2", "module": "tapeflow.ops.math_ops", "attrs": {...}, "in": [3, 4], "out": 9},
-               {"read": 1, "out": 7},                           # object 1 (a variable) read as id 7
-               {"assign": 1, "method": "assign_add", "value": 9}, ...],
-     "constants": {"5": <encoded array>, ...},
+    {"name": "two", "inputs": [3, 4], "outputs": [9, 12], "nodes": [...], "constants": {"5": <array>, ...},
+     "bodies": [...],
      "signature": <encoded structured_input_signature>, "parameters": [[name, kind, default?], ...],
      "structure": <the result, each tensor as {"output": k}>, "output_specs": <encoded>}
 
-Ids are the trace's own tensor ids (they only need to be distinct within the function). An op is its registry name
-(``Op.key``) and the module that registers it, imported on load if the registry does not know the name yet (ops
-such as ``Unpack5`` are registered on first use). Attributes, constants and Python values go through
-:mod:`._encoding`. Variables are objects of the SavedModel, by index.
+Ids are the trace's own tensor ids (they only need to be distinct within the function). Attributes, constants and
+Python values go through :mod:`._encoding`. Variables are objects of the SavedModel, by index.
 
-A program holding what has no such spelling (control flow nodes, custom gradients, ops that are not registered,
-attributes that are Python objects) cannot be written: :class:`Unsavable` names the function and the op.
+A program holding what has no such spelling (custom gradients, ops that are not registered, attributes that are
+Python objects, variables passed as arguments) cannot be written: :class:`Unsavable` names the function and why.
+A function traced for unknown dimensions is written as a program that serves every size of them (traced again on
+other stand-in sizes when the first trace is tied to its own).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import re
 
 import numpy as np
 
 from .._core import nest
-from .._core.registry import REGISTRY
-from ..compiler import lower, trace
+from ..compiler import lower
 from ..compiler.program import Program, _Leaf, _WeakLeaf
 from ._encoding import Unsavable, decode
+from ._graphs import GraphDecoder, GraphEncoder
 
 __all__ = ["encode_function", "decode_function", "Unsavable"]
 
@@ -43,11 +39,6 @@ class _Output:
 
     def __init__(self, index):
         self.index = index
-
-
-def _op_module(op):
-    forward = getattr(op, "forward", None)
-    return getattr(forward, "__module__", None)
 
 
 def _generic_program(concrete):
@@ -87,27 +78,8 @@ def encode_function(concrete, encode, variable_index):
     where = f"function {concrete.name!r}"
     if graph.variable_inputs:
         raise Unsavable(f"{where} takes variables as arguments; a SavedModel's functions take tensors")
-    nodes = []
-    for node in graph.nodes:
-        if type(node) is trace.Read:
-            nodes.append({"read": variable_index(node.variable), "out": node.out})
-        elif type(node) is trace.Assign:
-            value = {"value": node.value} if node.constant is None else {"constant": encode.array(node.constant)}
-            nodes.append({"assign": variable_index(node.variable), "method": node.method, **value})
-        else:
-            key, attrs, outputs = node[0], node[1], node[4]
-            op = REGISTRY.get(key) if isinstance(key, str) else None
-            if op is None:
-                name = getattr(key, "name", key)
-                raise Unsavable(f"{where} uses {name}, which is not a registered op (control flow and custom "
-                                "gradients inside a function cannot be saved yet)")
-            try:
-                attrs_data = {k: encode(v) for k, v in attrs.items()} if attrs else {}
-            except Unsavable as exc:
-                raise Unsavable(f"{where}: an attribute of its {op.name} op is a {exc}, which has no file "
-                                "spelling") from None
-            nodes.append({"op": key, "module": _op_module(op), "attrs": attrs_data, "in": list(node[6::2]),
-                          "out": list(outputs) if type(outputs) is tuple else outputs})
+    graphs = GraphEncoder(encode, variable_index, where)
+    record = graphs.graph(graph)
     if not program.generic and _has_unknown_dims(concrete.structured_input_signature):
         raise Unsavable(f"{where} was traced for unknown dimensions, but its program is tied to the sizes it was "
                         "traced with; give it an input_signature with fully defined shapes to save it")
@@ -118,9 +90,8 @@ def encode_function(concrete, encode, variable_index):
         parameters = _parameters(concrete, encode)
     except Unsavable as exc:
         raise Unsavable(f"{where} was traced with or returns a {exc}, which has no file spelling") from None
-    return {"name": concrete.name, "inputs": list(graph.inputs), "outputs": list(graph.outputs), "nodes": nodes,
-            "constants": {str(i): encode.array(v) for i, v in graph.constants.items()},
-            "signature": signature, "parameters": parameters, "structure": structure, "output_specs": output_specs}
+    return {"name": concrete.name, **record, "bodies": graphs.bodies, "signature": signature,
+            "parameters": parameters, "structure": structure, "output_specs": output_specs}
 
 
 def _has_unknown_dims(specs):
@@ -173,50 +144,10 @@ def _parameters(concrete, encode):
 
 
 # --- reading ----------------------------------------------------------------------------------------------------
-_DYNAMIC = re.compile(r"Unpack(\d+)")
-
-
-def _find_op(key, module):
-    op = REGISTRY.get(key)
-    if op is None and module:
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            pass
-        op = REGISTRY.get(key)
-    if op is None and _DYNAMIC.fullmatch(key):
-        from ..ops.array_ops import _Unpack
-
-        op = _Unpack.get(int(_DYNAMIC.fullmatch(key).group(1)))
-    if op is None:
-        raise ValueError(f"unknown op {key!r}")
-    return op
-
-
 def decode_function(record, arrays, objects, name):
     """``(Program, structured_input_signature, parameters)`` of a function record; ``objects`` maps object
     indices to the loaded variables."""
-    nodes, variables = [], {}
-    for node in record["nodes"]:
-        if "read" in node:
-            variable = objects[node["read"]]
-            variables[variable._id] = variable
-            nodes.append(trace.Read(variable, node["out"]))
-        elif "assign" in node:
-            variable = objects[node["assign"]]
-            variables[variable._id] = variable
-            constant = decode(node["constant"], arrays) if "constant" in node else None
-            nodes.append(trace.Assign(variable, node["method"], node.get("value"), constant))
-        else:
-            op = _find_op(node["op"], node.get("module"))
-            attrs = {k: decode(v, arrays) for k, v in node["attrs"].items()} or None
-            out = tuple(node["out"]) if isinstance(node["out"], list) else node["out"]
-            flat = []
-            for i in node["in"]:
-                flat += [i, None]
-            nodes.append((op.key, attrs, None, None, out, None, *flat))
-    graph = trace.Graph(nodes, list(record["inputs"]), list(record["outputs"]), variables, [])
-    graph.constants = {int(k): decode(v, arrays) for k, v in record["constants"].items()}
+    graph = GraphDecoder(arrays, objects, record["bodies"], name).graph(record)
     plan = lower.lower(graph, name)
     structure = _decode_structure(record["structure"], arrays)
     flat = nest.flatten(structure) if nest.is_nested(structure) else [structure]

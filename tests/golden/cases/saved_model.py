@@ -222,3 +222,40 @@ def saved_model_errors(tf):
                 _error(catch(tf.saved_model.load, os.path.join(d, "file")), d),
                 _error(catch(tf.saved_model.save, tf.Module(), os.path.join(d, "file")), d)]
     return _in_tmp(tf, run)
+
+
+@case
+def saved_model_control_flow(tf):
+    def run(d):
+        class Branches(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.v = tf.Variable(1.5)
+
+            @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+            def pick(self, x):
+                return tf.cond(x > 0, lambda: x * self.v, lambda: -x)
+
+            @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+            def loop(self, x):
+                i = tf.constant(0)
+                s = tf.zeros_like(x)
+                while i < 3:
+                    s = s + x * self.v
+                    i += 1
+                return s
+
+            @tf.function(input_signature=[tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.float32)])
+            def switch(self, k, x):
+                return tf.switch_case(k, [lambda: x, lambda: x * 2.0, lambda: x * self.v])
+
+        tf.saved_model.save(Branches(), d)
+        loaded = tf.saved_model.load(d)
+        x = tf.constant([1.0, 2.0, -0.5])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(loaded.loop(x) ** 2) + loaded.pick(x[0]) + loaded.switch(tf.constant(2), x[1])
+        return [loaded.pick(tf.constant(2.0)), loaded.pick(tf.constant(-2.0)), loaded.loop(x),
+                [loaded.switch(tf.constant(k), tf.constant(3.0)) for k in (0, 1, 2, 7)], y,
+                tape.gradient(y, [x, loaded.v])]
+    return _in_tmp(tf, run)
