@@ -121,3 +121,36 @@ def test_tracked_list_and_dict_still_behave_as_list_and_dict(tmp_path):
     assert ckpt.l == [3, 4] and ckpt.d == {"b": 1, "c": 2}
     assert tf.nest.flatten(ckpt.l) == [3, 4]
     assert isinstance(ckpt.l, list) and isinstance(ckpt.d, dict)
+
+
+def test_subclassed_keras_model_restored_once_its_weights_exist(tmp_path):
+    class Sub(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.a = tf.keras.layers.Dense(2)
+            self.b = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.b(self.a(x))
+
+    x = np.ones((2, 4), np.float32)
+    model = Sub()
+    expected = model(x).numpy()
+    path = _save(tmp_path, model=model)
+    fresh = Sub()
+    status = tf.train.Checkpoint(model=fresh).restore(path)
+    fresh(x)  # its first call makes the weights (with their initial values), and then they are restored
+    np.testing.assert_allclose(fresh(x).numpy(), expected, rtol=1e-6)
+    status.assert_consumed()
+
+
+def test_keras_restore_inside_a_traced_first_call(tmp_path):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    x = np.ones((3, 4), np.float32)
+    expected = model(x).numpy()
+    path = _save(tmp_path, model=model)
+    fresh = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    tf.train.Checkpoint(model=fresh).restore(path)
+    step = tf.function(lambda v: fresh(v))
+    np.testing.assert_allclose(step(x).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(fresh(x).numpy(), expected, rtol=1e-6)

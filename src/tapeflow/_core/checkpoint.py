@@ -308,8 +308,19 @@ class _Restoration:
                 _check(value, self.values[key], key)
                 _assign(value, self.values[key])
                 self.resolve(key)
+        elif _is_layer(value) and not self._complete(value, path):
+            if self.wants(path):
+                tracking.arm(value, self, path)  # restored when it is built
         elif self.wants(path) and (_holds_trackable(value) or _armable(value)):
             self.apply(value, path)
+
+    def _complete(self, layer, path):
+        """Whether a Keras layer has made all the weights the checkpoint holds for it (its keys are positions in
+        ``weights``, so a partly built layer would take values meant for others)."""
+        prefix = f"{path}/weights/" if path else "weights/"
+        saved = sum(1 for key in self.entries if key.startswith(prefix) and key.endswith(_VALUE)
+                    and "/" not in key[len(prefix):-len(_VALUE)])
+        return bool(getattr(layer, "built", False)) and len(layer.weights) == saved
 
     def apply(self, root, prefix=""):
         """Restore every pending value whose variable is reachable from ``root`` (found at ``prefix``): all
@@ -346,7 +357,7 @@ class _Restoration:
             self.resolve(key)
         for opt, kind, ident, item in later:
             _install_deferred(opt)[kind][ident] = item
-        if _armable(root):
+        if _armable(root) or _is_layer(root):
             self._arm(root, prefix, set())
 
     def _arm(self, obj, path, seen):
@@ -354,11 +365,13 @@ class _Restoration:
             return
         seen.add(id(obj))
         tracking.arm(obj, self, path)
+        if _is_layer(obj):
+            return  # (restored when it is built: ``tracking.layer_built``)
         for name, child, store in _members(obj):
             if type(child) in (list, dict):  # a plain one cannot report additions: swap in a tracked copy
                 child = tracking.wrap(child)
                 store(child)
-            if _armable(child):
+            if _armable(child) or _is_layer(child):
                 self._arm(child, tracking.child_path(path, name), seen)
 
 

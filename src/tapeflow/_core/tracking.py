@@ -7,6 +7,9 @@ container to the restoration and its path in the checkpoint. Assigning to an arm
 restoration, which restores what it holds and arms its containers in turn, as TensorFlow's deferred restoration
 does.
 
+A Keras layer or model found under a restore before it is built is armed too: when it is marked built (its
+weights made), its weights get their values (see :func:`layer_built`).
+
 Lists and dicts only report additions when they are :class:`TrackedList`/:class:`TrackedDict`; a plain list or
 dict is replaced by one (a copy) when it is assigned to, or found under, an armed container: only then, so
 programs that never restore keep their plain lists. With nothing armed, attribute assignment costs one check.
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import weakref
 
-__all__ = ["ARMED", "TrackedDict", "TrackedList", "arm", "armed", "assign", "child_path", "wrap"]
+__all__ = ["ARMED", "TrackedDict", "TrackedList", "arm", "armed", "assign", "child_path", "wrap", "layer_built"]
 
 # id(container) -> (weak reference to it, restoration, path); an entry goes when its container is collected.
 ARMED = {}
@@ -74,6 +77,14 @@ def assign(owner, name, value, store):
     store(value)
     restoration.attach(value, path)
     return value
+
+
+def layer_built(layer):
+    """A Keras layer marked built: if it is armed, its weights take their saved values now (Keras layers make
+    their weights when first called, which is often after ``restore``)."""
+    found = armed(layer)
+    if found is not None:
+        found[0].attach(layer, found[1])
 
 
 class TrackedList(list):

@@ -7,6 +7,8 @@ import os
 import shutil
 import tempfile
 
+import numpy as np
+
 from tests.golden.harness import case, catch
 
 
@@ -173,4 +175,23 @@ def checkpoint_list_filled_after_assignment(tf):
         ckpt.l.append(tf.Variable(1.0))
         ckpt.d["x"] = [tf.Variable(2.0)]
         return tf.train.list_variables(ckpt.save(os.path.join(d, "ck")))
+    return _in_tmp(tf, run)
+
+
+@case
+def delayed_restoration_of_an_unbuilt_keras_model(tf):
+    def run(d):
+        def make():
+            return tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(1)])
+
+        tf.keras.utils.set_random_seed(4)
+        x = np.linspace(-1.0, 1.0, 8, dtype=np.float32).reshape(2, 4)
+        model = make()
+        before = model(x)
+        path = tf.train.Checkpoint(model=model).save(os.path.join(d, "ck"))
+        fresh = make()
+        status = tf.train.Checkpoint(model=fresh).restore(path)
+        after = fresh(x)
+        return [bool(np.allclose(before.numpy(), after.numpy())), catch(lambda: status.assert_consumed() and "ok"),
+                len(fresh.weights)]
     return _in_tmp(tf, run)
