@@ -249,3 +249,18 @@ def test_strings_and_integer_constants_round_trip(tmp_path):
     loaded = tf.saved_model.load(_saved(tmp_path, Words()))
     joined, size = loaded.join(tf.constant(["ab", "c"]))
     assert joined.numpy() == b"AB-C" and int(size) == 2
+
+
+def test_saving_into_a_directory_with_other_files_keeps_them(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    net = Net()
+    tf.saved_model.save(net, str(tmp_path))
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    np.testing.assert_array_equal(tf.saved_model.load(str(tmp_path)).w.numpy(), net.w.numpy())
+    # A file of another save in its place is refused, not run with the wrong values.
+    other = Net()
+    other.w.assign([[7.0, 7.0], [7.0, 7.0]])
+    tf.saved_model.save(other, str(tmp_path / "other"))
+    os.replace(tmp_path / "other" / "variables" / "variables.npz", tmp_path / "variables" / "variables.npz")
+    with pytest.raises(tf.errors.DataLossError, match="digest differs"):
+        tf.saved_model.load(str(tmp_path))

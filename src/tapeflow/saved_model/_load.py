@@ -26,7 +26,7 @@ from ..compiler import recorded_call
 from ..compiler.program import pack, replay
 from . import _programs
 from ._encoding import decode
-from ._save import CONSTANTS_FILE, FORMAT, GRAPH_FILE, VERSION
+from ._save import CONSTANTS_FILE, FORMAT, GRAPH_FILE, VERSION, _digest
 
 __all__ = ["load", "contains_saved_model", "LoadedObject", "RestoredFunction", "LoadedConcreteFunction",
            "SignatureFunction"]
@@ -494,6 +494,12 @@ def load(export_dir, tags=None, options=None):
     if not os.path.isdir(export_dir):
         raise _missing(export_dir)
     document = _read_document(export_dir)
+    for name, digest in document.get("files", {}).items():
+        path = os.path.join(export_dir, *name.split("/"))
+        if os.path.isfile(path) and _digest(path) != digest:
+            raise errors.DataLossError(None, None, f"Unable to read file ({path}). It is not the file the SavedModel "
+                                                   f"at {export_dir} was saved with (its digest differs): the "
+                                                   "directory mixes files of two saves, or the file is damaged")
     constants_path = os.path.join(export_dir, CONSTANTS_FILE)
     with cio.reading(constants_path):
         arrays = cio.read_npy_members(constants_path)

@@ -6,16 +6,21 @@ The directory's format is described in ``docs/saved_model.md``. The object graph
 checkpoints use) and is served through its ``serving_default`` signature, as TensorFlow saves one.
 
 The whole directory is written under a temporary name next to ``export_dir`` and moved into place when complete,
-so a failed save leaves whatever was at ``export_dir`` before as it was.
+so a failed save leaves whatever was at ``export_dir`` before as it was. A directory holding other files too is
+written into file by file instead (its other files are never touched); ``saved_model.json``, written last, records
+the digests of the other files, so a mix of two saves is refused on load rather than run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import secrets
 import shutil
+
+import numpy as np
 
 from .._core import checkpoint as ckpt_mod
 from .._core import checkpoint_io as cio
@@ -278,22 +283,56 @@ def save(obj, export_dir, signatures=None, options=None):
     _write_directory(export_dir, document, writer.encode.arrays, values, meta)
 
 
+_OURS = {GRAPH_FILE, CONSTANTS_FILE, "variables", "assets"}
+
+
+def _only_ours(export_dir):
+    """Whether ``export_dir`` holds nothing but a SavedModel's own files (so replacing it loses nothing else)."""
+    try:
+        names = set(os.listdir(export_dir))
+        inner = set(os.listdir(os.path.join(export_dir, "variables"))) if "variables" in names else set()
+        assets = os.listdir(os.path.join(export_dir, "assets")) if "assets" in names else []
+    except OSError:
+        return False
+    return names <= _OURS and inner <= {"variables.npz"} and not assets
+
+
+def _digest(path):
+    sha = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
+def _write_files(directory, document, constants, values, meta):
+    """Write the SavedModel's files into ``directory``, each atomically, ``saved_model.json`` last: it records
+    the digests of the others, so a directory whose files come from different saves is refused when loaded."""
+    os.makedirs(os.path.join(directory, "variables"), exist_ok=True)
+    os.makedirs(os.path.join(directory, "assets"), exist_ok=True)
+    variables = os.path.join(directory, "variables", "variables")
+    cio.write_checkpoint(variables, {k: np.asarray(v) for k, v in values.items()}, meta)
+    cio.write_npz(os.path.join(directory, CONSTANTS_FILE), constants)
+    document = dict(document, files={CONSTANTS_FILE: _digest(os.path.join(directory, CONSTANTS_FILE)),
+                                     "variables/variables.npz": _digest(cio.data_path(variables))})
+    text = json.dumps(document, indent=1, sort_keys=True).encode("utf-8")
+    cio.atomic_write(os.path.join(directory, GRAPH_FILE), lambda f: f.write(text))
+
+
 def _write_directory(export_dir, document, constants, values, meta):
+    """Write the SavedModel at ``export_dir``: as a whole directory moved into place when ``export_dir`` is new or
+    holds only a SavedModel; file by file into a directory that holds other files too (they are left alone)."""
+    if os.path.isdir(export_dir) and not _only_ours(export_dir):
+        _write_files(export_dir, document, constants, values, meta)
+        return
     parent = os.path.dirname(os.path.abspath(export_dir))
     os.makedirs(parent, exist_ok=True)
     base = os.path.basename(os.path.abspath(export_dir))
     tmp = os.path.join(parent, f".{base}~saving~{os.getpid()}~{secrets.token_hex(4)}")
     old = None
     try:
-        os.makedirs(os.path.join(tmp, "variables"))
-        os.makedirs(os.path.join(tmp, "assets"))
-        import numpy as np
-
-        cio.write_checkpoint(os.path.join(tmp, "variables", "variables"),
-                             {k: np.asarray(v) for k, v in values.items()}, meta)
-        cio.write_npz(os.path.join(tmp, CONSTANTS_FILE), constants)
-        text = json.dumps(document, indent=1, sort_keys=True).encode("utf-8")
-        cio.atomic_write(os.path.join(tmp, GRAPH_FILE), lambda f: f.write(text))
+        os.makedirs(tmp)
+        _write_files(tmp, document, constants, values, meta)
         if os.path.isdir(export_dir):
             old = os.path.join(parent, f".{base}~replaced~{os.getpid()}~{secrets.token_hex(4)}")
             os.replace(export_dir, old)
