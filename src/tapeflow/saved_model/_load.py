@@ -118,7 +118,15 @@ class LoadedConcreteFunction:
         return pack(program, out)
 
     def __repr__(self):
-        return f"<ConcreteFunction {self._name} loaded from a SavedModel>"
+        from ..compiler.specs import type_text
+
+        spec_args, spec_kwargs = self._specs
+        names = list(self._signature.parameters) if self._signature is not None else []
+        parts = [f"{names[k] if k < len(names) else f'args_{k}'}: {type_text(v, literal=True)}"
+                 for k, v in enumerate(spec_args)]
+        parts += [f"{k}: {type_text(v, literal=True)}" for k, v in spec_kwargs.items()]
+        output = type_text(self._program.output_specs, literal=True)
+        return f"<ConcreteFunction ({', '.join(parts)}) -> {output} at {hex(id(self)).upper().replace('X', 'x')}>"
 
 
 def _fits(value, spec, flat):
@@ -283,8 +291,6 @@ class RestoredFunction:
                 return concrete
         raise _no_match(self._name, args, kwargs, self.concrete_functions, self._signature())
 
-    def __repr__(self):
-        return f"<RestoredFunction {self._name}>"
 
 
 class _SpecTensor(Tensor):
