@@ -10,9 +10,11 @@ the ``tensorflow`` logger while it ran.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import math
+import os
 import pkgutil
 import re
 import warnings
@@ -20,6 +22,32 @@ import warnings
 import numpy as np
 
 CASE_PACKAGE = "tests.golden.cases"
+
+
+class _RelativePaths(logging.Filter):
+    """Rewrites a directory as ``<cases>`` in the ``tensorflow`` logger's records."""
+
+    def __init__(self, directory):
+        super().__init__()
+        self.directory = directory
+
+    def filter(self, record):
+        record.msg = record.getMessage().replace(self.directory, "<cases>")
+        record.args = ()
+        return True
+
+
+@contextlib.contextmanager
+def cases_paths_relative(case_file):
+    """Within the block, TF's deprecation warnings (which name the caller's file) name the case files' directory
+    ``<cases>``, so that they read the same wherever the repository lives."""
+    logger = logging.getLogger("tensorflow")
+    relative = _RelativePaths(os.path.dirname(os.path.abspath(case_file)))
+    logger.addFilter(relative)
+    try:
+        yield
+    finally:
+        logger.removeFilter(relative)
 
 
 def case(fn):

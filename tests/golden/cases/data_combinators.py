@@ -3,12 +3,10 @@ sample_from_datasets (what does not depend on the random order), scan, group_by_
 rebatch, ignore_errors, get_next_as_optional, Dataset.counter; reprs, cardinalities, elements and errors.
 """
 
-import logging
-import os
 
 import numpy as np
 
-from tests.golden.harness import case, catch
+from tests.golden.harness import case, cases_paths_relative, catch
 
 
 def _show(tf, ds, n=30):
@@ -150,26 +148,11 @@ def assert_cardinality_values(tf):
                                    for n in (4, 2, tf.data.INFINITE_CARDINALITY)]
 
 
-class _RelativePaths(logging.Filter):
-    """Rewrites this directory as ``<cases>`` in the ``tensorflow`` logger's records, so that deprecation warnings
-    (which name the caller's file) read the same wherever the repository lives."""
-
-    def filter(self, record):
-        record.msg = record.getMessage().replace(os.path.dirname(os.path.abspath(__file__)), "<cases>")
-        record.args = ()
-        return True
-
-
 @case
 def experimental_aliases(tf):
     # each alias logs TF's deprecation warning once per process, naming the caller's line
-    logger = logging.getLogger("tensorflow")
-    relative = _RelativePaths()
-    logger.addFilter(relative)
-    try:
+    with cases_paths_relative(__file__):
         return _experimental_aliases(tf)
-    finally:
-        logger.removeFilter(relative)
 
 
 def _experimental_aliases(tf):

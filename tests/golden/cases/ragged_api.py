@@ -5,7 +5,7 @@ bincount, the tf.strings functions, reduce_join, format, map_fn over rows, get_c
 dense_to_ragged_batch; and the dense functions added with them (dynamic_partition/stitch, saturate_cast, bitcast,
 scalar_mul, strings.unsorted_segment_join)."""
 
-from tests.golden.harness import case, catch
+from tests.golden.harness import case, cases_paths_relative, catch
 
 
 def _r(tf):
@@ -115,7 +115,8 @@ def ragged_map_fn_and_functions(tf):
 
     cf = increment.get_concrete_function(ri)
     ds = tf.data.Dataset.from_tensor_slices([1, 5, 3, 2, 8]).map(tf.range)
-    batched = ds.apply(tf.data.experimental.dense_to_ragged_batch(2))
+    with cases_paths_relative(__file__):  # (its deprecation warning names this file)
+        batched = ds.apply(tf.data.experimental.dense_to_ragged_batch(2))
     return [tf.map_fn(tf.math.square, ri), catch(tf.map_fn, tf.reduce_sum, ri), tf.map_fn(lambda x: x * 2, r3),
             tf.map_fn(tf.reduce_sum, ri, fn_output_signature=tf.int32),
             tf.map_fn(lambda x: x[:1], ri, fn_output_signature=tf.RaggedTensorSpec([None], tf.int32, 0)),
