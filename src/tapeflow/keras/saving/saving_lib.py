@@ -1,0 +1,231 @@
+"""Keras 3's files: the ``.keras`` archive and the ``.weights.h5`` file, written and read as TensorFlow does.
+
+A ``.keras`` file is a zip archive (members stored uncompressed) of ``metadata.json`` (``keras_version``,
+``date_saved``), ``config.json`` (the model's object config, with its build and compile configs) and
+``model.weights.h5`` (the state, in the HDF5 layout of ``weights_store.py``). A ``.weights.h5`` file is that HDF5
+file alone. Both are written whole into a temporary file next to the target and then renamed over it, so a crash
+part-way leaves the previous file as it was. Keras 2's ``.h5`` files are read by ``legacy_h5.py``.
+
+Loading checks everything before it changes anything: a damaged archive or HDF5 file, a missing member, a config
+naming an unknown class, a file from a newer Keras major version or weights that do not fit raise an error naming
+the file, and the model keeps its values.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import os
+import zipfile
+import zlib
+
+from ..._core import checkpoint_io as cio
+from ..._core import errors
+from . import weights_store as ws
+
+__all__ = ["save_model", "load_model", "save_weights", "load_weights", "KERAS_VERSION", "UnreadableWeightsFile"]
+
+# The Keras version whose format tapeflow writes (``metadata.json``); files of a later major version are refused.
+KERAS_VERSION = "3.15.1"
+_CONFIG = "config.json"
+_METADATA = "metadata.json"
+_WEIGHTS = "model.weights.h5"
+
+
+class UnreadableWeightsFile(errors.DataLossError, OSError):
+    """A damaged weights file: TF's ``DataLossError``, and an ``OSError`` as h5py raises for a file it cannot
+    read, so either ``except`` catches it."""
+
+    def __init__(self, message):
+        super().__init__(None, None, message)
+
+
+def _write_atomically(filepath, data):
+    cio.atomic_write(filepath, lambda f: f.write(data))
+
+
+def _h5_bytes(model):
+    h5py = ws.h5py()
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as f:
+        ws.write(f, model)
+    return buffer.getvalue()
+
+
+def _check_overwrite(filepath, overwrite):
+    if not overwrite and os.path.exists(filepath):
+        raise FileExistsError(f"File already exists and overwrite=False: {filepath}")
+
+
+def save_model(model, filepath, overwrite=True, **kwargs):
+    """Write ``model`` to ``filepath`` (ending in ``.keras``).
+
+    Raises:
+        ValueError: for another suffix (Keras's message; tapeflow does not write Keras 2's ``.h5`` files).
+        ImportError: without h5py (the 'h5' extra).
+    """
+    if kwargs.pop("save_format", None) not in (None, "keras"):
+        raise ValueError("The `save_format` argument is deprecated in Keras 3. Please remove this argument and pass "
+                         "a file path with either `.keras` or `.h5` extension.")
+    if kwargs:
+        raise ValueError(f"The following argument(s) are not supported: {list(kwargs.keys())}")
+    filepath = os.fspath(filepath)
+    if not filepath.endswith(".keras"):
+        raise ValueError("Invalid filepath extension for saving. Please add either a `.keras` extension for the "
+                         "native Keras format (recommended) or a `.h5` extension. Use `model.export(filepath)` if "
+                         f"you want to export a SavedModel for use with TFLite/TFServing/etc. Received: "
+                         f"filepath={filepath}." + (" (tapeflow writes the `.keras` format only.)"
+                                                    if filepath.endswith((".h5", ".hdf5")) else ""))
+    _check_overwrite(filepath, overwrite)
+    from .serialization_lib import serialize_keras_object
+
+    metadata = {"keras_version": KERAS_VERSION,
+                "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
+    config = json.dumps(serialize_keras_object(model))
+    weights = _h5_bytes(model)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr(_METADATA, json.dumps(metadata))
+        zf.writestr(_CONFIG, config)
+        zf.writestr(_WEIGHTS, weights)
+    _write_atomically(filepath, buffer.getvalue())
+
+
+def save_weights(model, filepath, overwrite=True):
+    """Write the state of ``model`` (layers and optimizer) to ``filepath`` (ending in ``.weights.h5``).
+
+    Raises:
+        ValueError: for another suffix (Keras's message).
+        ImportError: without h5py (the 'h5' extra).
+    """
+    filepath = os.fspath(filepath)
+    if not filepath.endswith(".weights.h5"):
+        raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={filepath}")
+    _check_overwrite(filepath, overwrite)
+    _write_atomically(filepath, _h5_bytes(model))
+
+
+def _open_h5(source, filepath):
+    """An open ``h5py.File`` on ``source`` (a path or bytes), or :class:`UnreadableWeightsFile` naming the file."""
+    h5py = ws.h5py()
+    try:
+        return h5py.File(io.BytesIO(source) if isinstance(source, bytes) else source, "r")
+    except OSError as exc:
+        raise UnreadableWeightsFile(f"Unable to read the weights of {filepath}: it is not a readable HDF5 file "
+                                    f"({exc}).") from None
+
+
+def _load_state(model, h5file, filepath, skip_mismatch=False):
+    try:
+        pairs = ws.read_assignments(h5file, model, filepath, skip_mismatch=skip_mismatch)
+    except (OSError, KeyError, RuntimeError) as exc:  # h5py's errors for damaged files
+        raise UnreadableWeightsFile(f"Unable to read the weights of {filepath}: {exc}") from None
+    ws.assign(pairs)
+
+
+def load_weights(model, filepath, skip_mismatch=False):
+    """Assign the state stored in ``filepath`` (``.weights.h5``, ``.keras``, or Keras 2's ``.h5``) to ``model``,
+    all or none.
+
+    Raises:
+        ValueError: for another suffix, or weights that do not fit the model (naming the file and the layer).
+        FileNotFoundError: if ``filepath`` does not exist.
+        UnreadableWeightsFile: (a ``tf.errors.DataLossError`` and an ``OSError``) for a damaged file.
+    """
+    filepath = os.fspath(filepath)
+    if not filepath.endswith((".weights.h5", ".keras", ".h5", ".hdf5")):
+        raise ValueError(f"File format not supported: filepath={filepath}. Keras 3 only supports V3 `.keras` and "
+                         "`.weights.h5` files, or legacy V1/V2 `.h5` files.")
+    if not os.path.exists(filepath):
+        raise FileNotFoundError(f"File not found: filepath={filepath}. Please ensure the file is an accessible "
+                                "`.weights.h5` file.")
+    if filepath.endswith(".keras"):
+        contents = _read_archive(filepath)
+        source = contents[_WEIGHTS]
+    elif filepath.endswith(".weights.h5"):
+        source = filepath
+    else:
+        from . import legacy_h5
+
+        with _open_h5(filepath, filepath) as f:
+            legacy_h5.load_weights(model, f, filepath, skip_mismatch=skip_mismatch)
+        return
+    with _open_h5(source, filepath) as f:
+        _load_state(model, f, filepath, skip_mismatch=skip_mismatch)
+
+
+def _read_archive(filepath):
+    """``{member: bytes}`` of a ``.keras`` archive, checked (members present, version not newer)."""
+    try:
+        with zipfile.ZipFile(filepath, "r") as zf:
+            names = set(zf.namelist())
+            missing = [n for n in (_CONFIG, _WEIGHTS) if n not in names]
+            if missing:
+                raise ValueError(f"The file {filepath} is not a complete `.keras` archive: it has no {missing[0]}.")
+            contents = {name: zf.read(name) for name in (_CONFIG, _METADATA, _WEIGHTS) if name in names}
+    except (zipfile.BadZipFile, EOFError, zlib.error) as exc:
+        raise zipfile.BadZipFile(f"The file {filepath} is not a readable `.keras` archive (a zip file): {exc}") \
+            from None
+    metadata = _json(contents.get(_METADATA, b"{}"), _METADATA, filepath)
+    version = str(metadata.get("keras_version", KERAS_VERSION))
+    major = version.split(".")[0]
+    if major.isdigit() and int(major) > int(KERAS_VERSION.split(".")[0]):
+        raise ValueError(f"The file {filepath} was saved by Keras {version}, a newer format version than the Keras "
+                         f"{KERAS_VERSION.split('.')[0]}.x format tapeflow reads.")
+    return contents
+
+
+def _json(data, member, filepath):
+    try:
+        value = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"The member {member} of {filepath} is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"The member {member} of {filepath} is not a JSON object.")
+    return value
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """The model saved in ``filepath``: a ``.keras`` file (tapeflow's or TensorFlow's), or a Keras 2 ``.h5`` file
+    whose layers tapeflow has.
+
+    Raises:
+        ValueError: for another suffix or a missing file (Keras's messages), a config or weights that do not fit,
+            or a file of a newer Keras major version (naming the file).
+        TypeError: for a class that is not known (Keras's "Could not locate class" message, naming the file).
+        zipfile.BadZipFile / UnreadableWeightsFile: for a damaged file.
+    """
+    filepath = os.fspath(filepath)
+    if filepath.endswith((".h5", ".hdf5")):
+        if not os.path.exists(filepath):
+            raise ValueError(f"File not found: filepath={filepath}. Please ensure the file is an accessible `.h5` "
+                             "file.")
+        from . import legacy_h5
+
+        with _open_h5(filepath, filepath) as f:
+            return legacy_h5.load_model(f, filepath, custom_objects=custom_objects, compile=compile)
+    if not filepath.endswith(".keras"):
+        raise ValueError(f"File format not supported: filepath={filepath}. Keras 3 only supports V3 `.keras` files "
+                         "and legacy H5 format files (`.h5` extension). Note that the legacy SavedModel format is "
+                         "not supported by `load_model()` in Keras 3. In order to reload a TensorFlow SavedModel as "
+                         "an inference-only layer in Keras 3, use `keras.layers.TFSMLayer(filepath, "
+                         "call_endpoint='serving_default')` (note that your `call_endpoint` might have a different "
+                         "name).")
+    if not os.path.exists(filepath):
+        raise ValueError(f"File not found: filepath={filepath}. Please ensure the file is an accessible `.keras` zip "
+                         "file.")
+    contents = _read_archive(filepath)
+    config = _json(contents[_CONFIG], _CONFIG, filepath)
+    if not compile:
+        config["compile_config"] = None
+    from .serialization_lib import deserialize_keras_object
+
+    try:
+        model = deserialize_keras_object(config, custom_objects=custom_objects, safe_mode=safe_mode)
+    except (TypeError, ValueError, KeyError) as exc:
+        message = exc.args[0] if exc.args else repr(exc)
+        raise type(exc)(f"{message}\n(while loading the model config of {filepath})") from None
+    with _open_h5(contents[_WEIGHTS], filepath) as f:
+        _load_state(model, f, filepath)
+    return model
