@@ -836,8 +836,8 @@ def _auto_config_error(layer):
     example = ("\n    class CustomLayer(keras.layers.Layer):\n        def __init__(self, arg1, arg2, **kwargs):\n"
                "            super().__init__(**kwargs)\n            self.arg1 = arg1\n            self.arg2 = arg2\n\n"
                "        def get_config(self):\n            config = super().get_config()\n"
-               "            config.update({\n                \"arg1\": self.arg1,\n                \"arg2\": self.arg2,\n"
-               "            })\n            return config\n")
+               "            config.update({\n                \"arg1\": self.arg1,\n"
+               "                \"arg2\": self.arg2,\n            })\n            return config\n")
     name = type(layer).__name__
     if layer.__dict__.get("_auto_config_error_args"):
         return (f"\nObject {name} was created by passing\npositional only or variadic positional arguments (e.g.,\n"
