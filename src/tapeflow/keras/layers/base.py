@@ -729,7 +729,7 @@ class Layer:
         """
         self._check_super_called()
         config = {"name": self.name}
-        if type(self).get_config is Layer.get_config and type(self).__init__ is not Layer.__init__:
+        if type(self).get_config is Layer.get_config:
             auto = self.__dict__.get("_auto_config")
             if auto is None:
                 raise NotImplementedError(_auto_config_error(self))

@@ -545,6 +545,10 @@ class Functional(Model):
             return Model.get_config(self)
         return functional_config(self)
 
+    def get_build_config(self):
+        """What Keras stores for a functional model (built from its graph, not from shapes)."""
+        return {"input_shape": None}
+
     # --- summary ---------------------------------------------------------------------------------------------
     def _summary_layout(self):
         """``(sequential_like, rows)``: whether Keras prints the 3-column table, and ``(layer, output shape text,

@@ -87,12 +87,13 @@ def load_model(h5file, filepath, custom_objects=None, compile=True):
     if compile and training is not None:
         training = json.loads(_text(training))
         optimizer = training.pop("optimizer_config", None)
-        args = {k: training.get(k) for k in ("loss", "metrics", "weighted_metrics", "loss_weights")}
+        args = {k: sl.deserialize_keras_object(training.get(k), custom_objects)
+                for k in ("loss", "metrics", "weighted_metrics", "loss_weights")}
         if optimizer is not None:
             from .. import optimizers
 
             args["optimizer"] = optimizers.get(optimizer)
-        model.compile(**{k: sl.deserialize_keras_object(v, custom_objects) for k, v in args.items()})
+        model.compile(**args)
     return model
 
 

@@ -42,7 +42,8 @@ _NAMESPACES = (
 )
 # Classes Keras stores under another module than their namespace (the functional model is not exported as such).
 _SPECIAL = {"Functional": ("keras.src.models.functional", "Functional"), "Sequential": ("keras", None),
-            "Model": ("keras", None), "DTypePolicy": ("keras", None), "FloatDTypePolicy": ("keras", None)}
+            "Model": ("keras", None), "DTypePolicy": ("keras", None), "FloatDTypePolicy": ("keras", None),
+            "Layer": ("keras", None), "Loss": ("keras", None), "Metric": ("keras", None), "Optimizer": ("keras", None)}
 _TABLES = {}
 
 
@@ -121,13 +122,13 @@ def serialize_keras_object(obj):
     if not isinstance(config, dict):
         raise TypeError(f"The `get_config()` method of {obj} should return a dict. It returned: {config}")
     module, registered = public_module(type(obj))
-    out = {"module": module, "class_name": type(obj).__name__, "config": _serialize_value(config),
+    out = {"module": None if module == "__main__" else module, "class_name": type(obj).__name__, "config": _serialize_value(config),
            "registered_name": registered}
     build_config = obj.get_build_config() if hasattr(obj, "get_build_config") else None
     if build_config is not None:
         out["build_config"] = _serialize_value(build_config)
     compile_config = obj.get_compile_config() if hasattr(obj, "get_compile_config") else None
-    if compile_config:
+    if compile_config is not None:
         out["compile_config"] = _serialize_value(compile_config)
     return out
 
