@@ -5,7 +5,8 @@ TensorFlow loads the files tapeflow writes.
     TF_CPP_MIN_LOG_LEVEL=3 /tmp/tfvenv/bin/python tools/record_keras_files.py check DIR  # load tapeflow's files
 
 ``record`` builds small models with TensorFlow's Keras, trains each a step, and writes into
-tests/fixtures/keras_files/: ``<name>.keras``, ``<name>.weights.h5`` (for two of them), a Keras 2 style ``legacy_dense.h5``, and
+tests/fixtures/keras_files/: ``<name>.keras``, ``<name>.weights.h5`` (for two of them), a Keras 2 style
+``legacy_dense.h5``, and
 ``expected.npz`` holding, per model, its input (``<name>/x``), its predictions (``<name>/y``) and the losses of two
 more epochs of training after reloading (``<name>/losses``: the optimizer state continues; not compared for
 ``seq_dropout``, whose masks are random). ``configs.json`` holds
@@ -65,7 +66,8 @@ def _models(keras):
     L = keras.layers
     rng = np.random.RandomState(0)
     out = {}
-    m = keras.Sequential([keras.Input((4,)), L.Dense(8, activation="relu"), L.BatchNormalization(), L.Dense(3)], name="seq")
+    m = keras.Sequential([keras.Input((4,)), L.Dense(8, activation="relu"), L.BatchNormalization(), L.Dense(3)],
+                         name="seq")
     m.compile(optimizer=keras.optimizers.RMSprop(0.01), loss="mse", metrics=["mae"])
     out["seq_dense"] = (m, rng.rand(6, 4).astype("float32"), rng.rand(6, 3).astype("float32"))
 

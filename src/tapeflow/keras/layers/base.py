@@ -756,7 +756,8 @@ class Layer:
             return None
         if len(shapes) == 1:
             return {"input_shape": _shape_config(next(iter(shapes.values())))}
-        return {"shapes_dict": {k: _shape_config(v) for k, v in shapes.items()}}
+        # (arguments passed as ``None``, such as attention's absent key, are no shapes: Keras leaves them out)
+        return {"shapes_dict": {k: _shape_config(v) for k, v in shapes.items() if v is not None}}
 
     def build_from_config(self, config):
         """Build the layer from :meth:`get_build_config`'s output (what loading a saved model does)."""

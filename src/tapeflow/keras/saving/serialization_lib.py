@@ -122,8 +122,8 @@ def serialize_keras_object(obj):
     if not isinstance(config, dict):
         raise TypeError(f"The `get_config()` method of {obj} should return a dict. It returned: {config}")
     module, registered = public_module(type(obj))
-    out = {"module": None if module == "__main__" else module, "class_name": type(obj).__name__, "config": _serialize_value(config),
-           "registered_name": registered}
+    out = {"module": None if module == "__main__" else module, "class_name": type(obj).__name__,
+           "config": _serialize_value(config), "registered_name": registered}
     build_config = obj.get_build_config() if hasattr(obj, "get_build_config") else None
     if build_config is not None:
         out["build_config"] = _serialize_value(build_config)
