@@ -462,3 +462,17 @@ def test_without_h5py_the_files_name_the_extra(monkeypatch, tmp_path):
     with pytest.raises(ImportError, match=r"pip install 'tapeflow\[h5\]'"):
         _small().save(tmp_path / "m.keras")
     assert not (tmp_path / "m.keras").exists()
+
+
+def test_loss_scale_optimizers_store_their_inner_optimizer_as_keras_does(tmp_path):
+    K.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        model = K.Sequential([K.Input((3,)), L.Dense(2)])
+        model.compile("sgd", "mse")
+        model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
+        model.save_weights(tmp_path / "m.weights.h5")
+    finally:
+        K.mixed_precision.set_global_policy("float32")
+    with h5py.File(tmp_path / "m.weights.h5", "r") as f:
+        assert len(f["optimizer/vars"]) == 6 and len(f["optimizer/inner_optimizer/vars"]) == 2
+        assert f["optimizer/inner_optimizer/vars"].attrs["name"].startswith("sgd")

@@ -71,7 +71,9 @@ def _children(obj):
     from ..models import Functional, Sequential
 
     if not isinstance(obj, Layer):
-        return []
+        # An optimizer's only saveable attribute: a loss-scale optimizer's inner optimizer.
+        inner = getattr(obj, "inner_optimizer", None)
+        return [("inner_optimizer", inner)] if inner is not None else []
     out = []
     if isinstance(obj, (Sequential, Functional)):
         out.append(("layers", obj.layers))
