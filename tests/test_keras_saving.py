@@ -476,3 +476,13 @@ def test_loss_scale_optimizers_store_their_inner_optimizer_as_keras_does(tmp_pat
     with h5py.File(tmp_path / "m.weights.h5", "r") as f:
         assert len(f["optimizer/vars"]) == 6 and len(f["optimizer/inner_optimizer/vars"]) == 2
         assert f["optimizer/inner_optimizer/vars"].attrs["name"].startswith("sgd")
+
+
+def test_decompression_bombs_in_keras_archives_are_refused_before_they_inflate(tmp_path):
+    path = tmp_path / "bomb.keras"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("config.json", b"{}")
+        zf.writestr("model.weights.h5", b"\0" * (64 << 20))
+    assert path.stat().st_size < 1 << 20
+    with pytest.raises(ValueError, match="model.weights.h5 of .*bomb.keras declares 67108864 bytes"):
+        K.models.load_model(path)

@@ -31,6 +31,8 @@ KERAS_VERSION = "3.15.1"
 _CONFIG = "config.json"
 _METADATA = "metadata.json"
 _WEIGHTS = "model.weights.h5"
+_BOMB_FLOOR = 1 << 20
+_BOMB_RATIO = 100
 
 
 class UnreadableWeightsFile(errors.DataLossError, OSError):
@@ -163,6 +165,13 @@ def _read_archive(filepath):
             missing = [n for n in (_CONFIG, _WEIGHTS) if n not in names]
             if missing:
                 raise ValueError(f"The file {filepath} is not a complete `.keras` archive: it has no {missing[0]}.")
+            archive_size = os.path.getsize(filepath)
+            for info in zf.infolist():
+                # A member that claims far more than the archive holds is a decompression bomb: refused before any
+                # of it is inflated (Keras stores its members uncompressed).
+                if info.file_size > max(_BOMB_FLOOR, _BOMB_RATIO * archive_size):
+                    raise ValueError(f"The member {info.filename} of {filepath} declares {info.file_size} bytes in "
+                                     f"an archive of {archive_size} bytes: refusing a potential decompression bomb.")
             contents = {name: zf.read(name) for name in (_CONFIG, _METADATA, _WEIGHTS) if name in names}
     except (zipfile.BadZipFile, EOFError, zlib.error) as exc:
         raise zipfile.BadZipFile(f"The file {filepath} is not a readable `.keras` archive (a zip file): {exc}") \
