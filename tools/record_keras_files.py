@@ -108,6 +108,14 @@ def _models(keras):
     m.compile(optimizer=keras.optimizers.Adagrad(0.1), loss="mae")
     x = [rng.rand(3, 5, 3).astype("float32"), rng.rand(3, 2).astype("float32")]
     out["func_multi"] = (m, x, rng.rand(3, 2).astype("float32"))
+
+    inner_in = keras.Input((4,))
+    inner = keras.Model(inner_in, L.Dense(3, activation="tanh")(inner_in), name="inner")
+    stack = keras.Sequential([keras.Input((3,)), L.Dense(2)], name="stack")
+    inp = keras.Input((4,))
+    m = keras.Model(inp, stack(inner(inp)), name="nested")
+    m.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
+    out["func_nested"] = (m, rng.rand(4, 4).astype("float32"), rng.rand(4, 2).astype("float32"))
     return out
 
 

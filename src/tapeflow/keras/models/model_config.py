@@ -52,7 +52,7 @@ def functional_config(model):
             raise ValueError(f"Cannot serialize the operation '{layer.name}' of model '{model.name}': tapeflow saves "
                              "functional models made of layers only. Wrap the computation in a layer (such as "
                              "`keras.layers.Add` or a `Layer` subclass).")
-        kept = 1 if isinstance(layer, Functional) else 0  # Keras's functional models start with a node of their own
+        kept = 0  # (Keras 3.15 numbers a nested functional model's calls from 0 as well)
         for index, node in enumerate(_inbound_nodes(layer)):
             if node in own:
                 reindex[(id(layer), index)] = kept
@@ -113,10 +113,7 @@ def functional_from_config(cls, config, custom_objects=None):
     def tensor_at(name, node_index, tensor_index):
         if name not in created:
             raise ValueError(f"Invalid Functional model configuration: unknown layer '{name}'.")
-        layer = created[name]
-        if isinstance(layer, Functional):
-            node_index -= 1
-        return _inbound_nodes(layer)[node_index].output_tensors[tensor_index]
+        return _inbound_nodes(created[name])[node_index].output_tensors[tensor_index]
 
     def revive(value):
         if isinstance(value, dict) and value.get("class_name") == "__keras_tensor__":
