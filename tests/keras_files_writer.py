@@ -5,7 +5,8 @@
 Builds the models of ``tools/record_keras_files.py`` with ``tapeflow.keras``, trains each one epoch, and writes
 into DIR: ``<name>.keras``, ``<name>.weights.h5`` with ``<name>.json`` (``model.to_json()``), ``data.npz`` (inputs,
 tapeflow's predictions, targets and the losses of two more epochs after reloading the ``.keras`` file) and
-``manifest.json``. Also used by tests/test_keras_saving.py (``write_models``).
+``manifest.json``; ``seq_dense`` also as a legacy ``legacy_dense.h5``. Also used by tests/test_keras_saving.py
+(``write_models``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import importlib.util
 import json
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -44,6 +46,10 @@ def write_models(keras, directory):
         model.fit(x, y, epochs=1, batch_size=len(y), shuffle=False, verbose=0)
         model.save(os.path.join(directory, f"{name}.keras"))
         model.save_weights(os.path.join(directory, f"{name}.weights.h5"))
+        if name == "seq_dense":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # Keras's warning that `.h5` is a legacy format
+                model.save(os.path.join(directory, "legacy_dense.h5"))
         with open(os.path.join(directory, f"{name}.json"), "w") as f:
             f.write(model.to_json())
         xs = x if isinstance(x, list) else [x]
@@ -58,6 +64,8 @@ def write_models(keras, directory):
         manifest.append({"file": f"{name}.keras", "x": x_keys, "y": f"{name}/y", "target": f"{name}/target",
                          "losses": f"{name}/losses"})
         manifest.append({"file": f"{name}.weights.h5", "json": f"{name}.json", "x": x_keys, "y": f"{name}/y"})
+        if name == "seq_dense":
+            manifest.append({"file": "legacy_dense.h5", "x": x_keys, "y": f"{name}/y"})
     np.savez(os.path.join(directory, "data.npz"), **data)
     with open(os.path.join(directory, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)

@@ -146,6 +146,37 @@ def test_tapeflow_weights_files_follow_the_layout_tensorflow_writes(tapeflow_fil
         assert "layers/dense/vars/0" in ours
 
 
+def _legacy_layout(path):
+    with h5py.File(path, "r") as f:
+        weights = f["model_weights"]
+        out = {"attrs": sorted(f.attrs), "weights_attrs": sorted(weights.attrs),
+               "layer_names": list(weights.attrs["layer_names"]), "optimizer": "optimizer_weights" in f}
+        for name in weights:
+            names = list(weights[name].attrs["weight_names"])
+            out[name] = [weights[name][n].shape for n in names]
+        config = json.loads(f.attrs["model_config"])
+        out["config"] = _skeleton(config)
+        out["training"] = sorted(json.loads(f.attrs["training_config"]))
+    return out
+
+
+def test_tapeflow_legacy_h5_files_follow_the_layout_tensorflow_writes(tapeflow_files):
+    assert _legacy_layout(os.path.join(tapeflow_files, "legacy_dense.h5")) == _legacy_layout(_fixture("legacy_dense.h5"))
+
+
+def test_legacy_h5_files_round_trip_with_the_optimizer_state(tmp_path):
+    model, x, y = keras_files_writer.models(K)["func_multi"]
+    model.fit(x, y, epochs=1, batch_size=len(y), shuffle=False, verbose=0)
+    with pytest.warns(UserWarning, match="This file format is considered legacy"):
+        model.save(tmp_path / "m.h5")
+    loaded = K.models.load_model(tmp_path / "m.h5")
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+    assert int(loaded.optimizer.iterations.numpy()) == 1
+    a = model.fit(x, y, epochs=2, batch_size=len(y), shuffle=False, verbose=0).history["loss"]
+    b = loaded.fit(x, y, epochs=2, batch_size=len(y), shuffle=False, verbose=0).history["loss"]
+    assert a == b
+
+
 @pytest.mark.parametrize("name", MODELS)
 def test_tapeflow_files_load_back_in_tapeflow(tapeflow_files, name):
     data = np.load(os.path.join(tapeflow_files, "data.npz"))

@@ -1,10 +1,12 @@
-"""Keras 2's full-model ``.h5`` files (also written by Keras 3's ``model.save("m.h5")``), read only.
+"""Keras 2's full-model ``.h5`` files (also written by Keras 3's ``model.save("m.h5")``).
 
 The file's attributes hold ``model_config`` (JSON: ``{"class_name", "config"}`` without Keras 3's ``module``
 keys) and ``training_config``; the group ``model_weights`` lists ``layer_names`` in order, each layer group its
 ``weight_names`` (trainable weights first). Weights are matched to the model's layers that have weights, by
 position, as Keras does. Keras 2's layer arguments that Keras 3 dropped (``batch_input_shape`` outside an
-``InputLayer``, ``input_length``, ``time_major``, ``implementation``) are translated or dropped.
+``InputLayer``, ``input_length``, ``time_major``, ``implementation``) are translated or dropped. ``save_model``
+writes the layout Keras 3 writes for ``model.save("m.h5")``: the layers' configs without Keras 3's ``module``
+keys, each layer's weights under their paths, and the optimizer's under ``optimizer_weights``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 from . import serialization_lib as sl
 from . import weights_store as ws
 
-__all__ = ["load_model", "load_weights", "layer_from_legacy_config"]
+__all__ = ["load_model", "load_weights", "layer_from_legacy_config", "save_model"]
 
 _DROPPED = ("input_length", "time_major", "implementation")
 
@@ -26,10 +28,15 @@ def _text(value):
 
 
 def _strings(group, name):
-    values = group.attrs.get(name)
-    if values is None:
-        return []
-    return [_text(v) for v in np.asarray(values).reshape(-1)]
+    """A list-of-strings attribute (Keras splits long ones into ``name0``, ``name1``, ...)."""
+    if name in group.attrs:
+        chunks = [group.attrs[name]]
+    else:
+        chunks, i = [], 0
+        while f"{name}{i}" in group.attrs:
+            chunks.append(group.attrs[f"{name}{i}"])
+            i += 1
+    return [_text(v) for chunk in chunks for v in np.asarray(chunk).reshape(-1)]
 
 
 def _legacy_layer_config(config):
@@ -90,11 +97,81 @@ def load_model(h5file, filepath, custom_objects=None, compile=True):
         args = {k: sl.deserialize_keras_object(training.get(k), custom_objects)
                 for k in ("loss", "metrics", "weighted_metrics", "loss_weights")}
         if optimizer is not None:
-            from .. import optimizers
-
-            args["optimizer"] = optimizers.get(optimizer)
+            args["optimizer"] = sl.deserialize_keras_object({**optimizer, "module": "keras.optimizers"},
+                                                            custom_objects)
         model.compile(**args)
+        if optimizer is not None and "optimizer_weights" in h5file:
+            _load_optimizer_state(model, h5file["optimizer_weights"], filepath)
     return model
+
+
+def _load_optimizer_state(model, group, filepath):
+    """The optimizer's variables from ``optimizer_weights`` (by position, as Keras's ``set_weights``); a state
+    that does not fit is skipped with a warning, as Keras does."""
+    import warnings
+
+    model.optimizer.build(model.trainable_variables)
+    values = [np.asarray(group[name][()]) for name in _strings(group, "weight_names")]
+    variables = model.optimizer.variables
+    try:
+        if len(values) != len(variables):
+            raise ValueError(f"{len(values)} saved values for {len(variables)} variables")
+        pairs = [(v, ws._checked(v, value, model.optimizer, f"'optimizer_weights' of {filepath}"))
+                 for v, value in zip(variables, values)]
+    except ValueError as exc:
+        warnings.warn(f"Error in loading the saved optimizer state of {filepath} ({exc}). As a result, your model "
+                      "is starting with a freshly initialized optimizer.", stacklevel=3)
+        return
+    ws.assign(pairs)
+
+
+def _legacy_model_config(model):
+    """Keras 3's legacy ``model_config``: the model's config with its layers as ``{"class_name", "config"}`` (a
+    registered custom class by its registered name, as Keras's legacy serialization names it)."""
+    config = model.get_config()
+    layers = config.get("layers")
+
+    def legacy(entry):
+        out = {k: v for k, v in entry.items() if k not in ("module", "registered_name", "build_config")}
+        if entry.get("registered_name"):
+            out["class_name"] = entry["registered_name"]
+        return out
+
+    if isinstance(layers, list):
+        config = {**config, "layers": [legacy(layer) for layer in layers]}
+    return {"class_name": type(model).__name__, "config": config}
+
+
+def _write_weights(group, weights):
+    group.attrs["weight_names"] = np.array([v.path.encode("utf-8") for v in weights], dtype=object) \
+        if weights else np.array([], dtype=np.float64)
+    for v in weights:
+        group.create_dataset(v.path, data=np.asarray(v.numpy()))
+
+
+def save_model(model, h5file, include_optimizer=True):
+    """Write ``model`` into the open file in the layout of Keras 2's (and Keras 3's legacy) ``.h5`` files."""
+    from .saving_lib import KERAS_VERSION
+
+    h5file.attrs["backend"] = "tensorflow"
+    h5file.attrs["keras_version"] = KERAS_VERSION
+    h5file.attrs["model_config"] = json.dumps(_legacy_model_config(model))
+    optimizer = getattr(model, "optimizer", None)
+    if include_optimizer and optimizer is not None and model.compiled:
+        training = {k: v for k, v in model.get_compile_config().items() if k != "optimizer"}
+        training["optimizer_config"] = {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
+        h5file.attrs["training_config"] = json.dumps(training)
+    group = h5file.create_group("model_weights")
+    group.attrs["layer_names"] = np.array([layer.name.encode("utf-8") for layer in model.layers], dtype=object)
+    group.attrs["backend"] = "tensorflow"
+    group.attrs["keras_version"] = KERAS_VERSION
+    in_layers = {id(v) for layer in model.layers for v in layer.weights}
+    for layer in sorted(model.layers, key=lambda x: x.name):
+        _write_weights(group.create_group(layer.name), layer.trainable_weights + layer.non_trainable_weights)
+    _write_weights(group.create_group("top_level_model_weights"),
+                   [v for v in model.weights if id(v) not in in_layers])
+    if include_optimizer and optimizer is not None and model.compiled and optimizer.built:
+        _write_weights(h5file.create_group("optimizer_weights"), list(optimizer.variables))
 
 
 def load_weights(model, h5file, filepath, skip_mismatch=False):

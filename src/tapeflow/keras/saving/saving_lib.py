@@ -61,24 +61,41 @@ def _check_overwrite(filepath, overwrite):
 
 
 def save_model(model, filepath, overwrite=True, **kwargs):
-    """Write ``model`` to ``filepath`` (ending in ``.keras``).
+    """Write ``model`` to ``filepath`` (ending in ``.keras``, or ``.h5`` for the legacy format).
 
     Raises:
-        ValueError: for another suffix (Keras's message; tapeflow does not write Keras 2's ``.h5`` files).
+        ValueError: for another suffix (Keras's message). A ``.h5`` suffix writes Keras's legacy HDF5 file (with
+            Keras's warning).
         ImportError: without h5py (the 'h5' extra).
     """
     if kwargs.pop("save_format", None) not in (None, "keras"):
         raise ValueError("The `save_format` argument is deprecated in Keras 3. Please remove this argument and pass "
                          "a file path with either `.keras` or `.h5` extension.")
+    include_optimizer = kwargs.pop("include_optimizer", True)
     if kwargs:
         raise ValueError(f"The following argument(s) are not supported: {list(kwargs.keys())}")
     filepath = os.fspath(filepath)
+    if filepath.endswith((".h5", ".hdf5")):
+        import warnings
+
+        from . import legacy_h5
+
+        warnings.warn("You are saving your model as an HDF5 file via `model.save()` or "
+                      "`keras.saving.save_model(model)`. This file format is considered legacy. We recommend using "
+                      "instead the native Keras format, e.g. `model.save('my_model.keras')` or "
+                      "`keras.saving.save_model(model, 'my_model.keras')`. ", stacklevel=3)
+        _check_overwrite(filepath, overwrite)
+        h5py = ws.h5py()
+        buffer = io.BytesIO()
+        with h5py.File(buffer, "w") as f:
+            legacy_h5.save_model(model, f, include_optimizer=include_optimizer)
+        _write_atomically(filepath, buffer.getvalue())
+        return
     if not filepath.endswith(".keras"):
         raise ValueError("Invalid filepath extension for saving. Please add either a `.keras` extension for the "
                          "native Keras format (recommended) or a `.h5` extension. Use `model.export(filepath)` if "
                          f"you want to export a SavedModel for use with TFLite/TFServing/etc. Received: "
-                         f"filepath={filepath}." + (" (tapeflow writes the `.keras` format only.)"
-                                                    if filepath.endswith((".h5", ".hdf5")) else ""))
+                         f"filepath={filepath}.")
     _check_overwrite(filepath, overwrite)
     from .serialization_lib import serialize_keras_object
 
