@@ -161,7 +161,8 @@ def _legacy_layout(path):
 
 
 def test_tapeflow_legacy_h5_files_follow_the_layout_tensorflow_writes(tapeflow_files):
-    assert _legacy_layout(os.path.join(tapeflow_files, "legacy_dense.h5")) == _legacy_layout(_fixture("legacy_dense.h5"))
+    ours = _legacy_layout(os.path.join(tapeflow_files, "legacy_dense.h5"))
+    assert ours == _legacy_layout(_fixture("legacy_dense.h5"))
 
 
 def test_legacy_h5_files_round_trip_with_the_optimizer_state(tmp_path):
