@@ -519,3 +519,8 @@ def test_decompression_bombs_in_keras_archives_are_refused_before_they_inflate(t
     assert path.stat().st_size < 1 << 20
     with pytest.raises(ValueError, match="model.weights.h5 of .*bomb.keras declares 67108864 bytes"):
         K.models.load_model(path)
+
+
+def test_object_configs_are_also_in_keras_utils():
+    config = K.utils.serialize_keras_object(L.Dense(2, name="d"))
+    assert config["module"] == "keras.layers" and K.utils.deserialize_keras_object(config).units == 2
