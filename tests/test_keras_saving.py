@@ -195,7 +195,8 @@ def test_tapeflow_files_load_back_in_tapeflow(tapeflow_files, name):
 SPECS = json.load(open(_fixture("config_specs.json")))
 KERAS_CONFIGS = json.load(open(_fixture("configs.json")))
 NAMESPACES = {"layers": K.layers, "losses": K.losses, "metrics": K.metrics, "optimizers": K.optimizers,
-              "optimizers.schedules": K.optimizers.schedules}
+              "optimizers.schedules": K.optimizers.schedules, "initializers": K.initializers,
+              "regularizers": K.regularizers}
 
 
 def _build(namespace, class_name, kwargs):

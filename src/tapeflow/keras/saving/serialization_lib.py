@@ -43,7 +43,8 @@ _NAMESPACES = (
 # Classes Keras stores under another module than their namespace (the functional model is not exported as such).
 _SPECIAL = {"Functional": ("keras.src.models.functional", "Functional"), "Sequential": ("keras", None),
             "Model": ("keras", None), "DTypePolicy": ("keras", None), "FloatDTypePolicy": ("keras", None),
-            "Layer": ("keras", None), "Loss": ("keras", None), "Metric": ("keras", None), "Optimizer": ("keras", None)}
+            "Layer": ("keras", None), "Loss": ("keras", None), "Metric": ("keras", None), "Optimizer": ("keras", None),
+            "Initializer": ("keras", None), "Regularizer": ("keras", None)}
 _TABLES = {}
 
 
