@@ -525,3 +525,27 @@ def test_decompression_bombs_in_keras_archives_are_refused_before_they_inflate(t
 def test_object_configs_are_also_in_keras_utils():
     config = K.utils.serialize_keras_object(L.Dense(2, name="d"))
     assert config["module"] == "keras.layers" and K.utils.deserialize_keras_object(config).units == 2
+
+
+def test_load_weights_reads_keras_archives_and_keras_own_quirks_of_paths(tmp_path):
+    class Sub(K.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.zz = L.Dense(2)
+            self.aa = L.Dense(3)
+
+        def call(self, x):
+            return self.zz(self.aa(x))
+
+    model = Sub()
+    model(np.ones((1, 4)))
+    model.save_weights(tmp_path / "s.weights.h5")
+    with h5py.File(tmp_path / "s.weights.h5", "r") as f:
+        # Keras walks a subclassed model's `layers` property before attributes sorting after it (as TF writes)
+        assert sorted(_layout_paths(f)) == ["aa", "aa/vars", "aa/vars/0", "aa/vars/1", "layers", "layers/dense",
+                                            "layers/dense/vars", "layers/dense/vars/0", "layers/dense/vars/1", "vars"]
+    seq = _small()
+    seq.save(tmp_path / "m.keras")
+    other = _small()
+    other.load_weights(tmp_path / "m.keras")
+    _unchanged(other, seq.get_weights())
