@@ -82,6 +82,10 @@ class Assign:
         return f"Assign({self.variable.name}.{self.method}, {self.value if self.constant is None else 'const'})"
 
 
+# The largest integer tensor whose probe value ``_infer`` carries on (sizes and shapes, not data).
+_PROBED_SIZES = 16
+
+
 class Tracer:
     """The recording observer and listener of one trace (see the module docstring)."""
 
@@ -100,6 +104,9 @@ class Tracer:
         self.created = []  # variables created while tracing
         self.created_at = None  # the user's line that created the first of them
         self.static_shapes = {}  # placeholder id -> the shape the function sees (``None`` where it generalises)
+        # id -> the value a small integer tensor takes in ``_infer``'s probe where it differs from the trace's own
+        # (a ``tf.size`` of a generalised dimension): later probes take it, so sizes computed from it vary too.
+        self.probe_values = {}
         self.saved = {}  # variable id -> (variable, its value before the trace first changed it)
         self.outside = ([], None)  # the recording observers and trace outside this one (``init_scope``)
         self.eager_spans = []  # the id ranges ``init_scope`` blocks made eagerly
@@ -187,6 +194,9 @@ class Tracer:
         if static is not None and None not in static:
             return eq
         target = eq[1]["shape"]
+        if -1 in target and all(d in (1, -1) for d in target):
+            # A flattening (``[-1]``, ``[1, -1]`` ...) holds no size: it reshapes every length as it is.
+            return eq
         if static is None or static.count(None) != 1 or -1 in target:
             self._frozen()
             return eq
@@ -230,11 +240,15 @@ class Tracer:
         """Record the static shapes of ``eq``'s outputs where they are not simply their values' shapes: the
         dimensions that follow a generalised (``None``) dimension of an input.
 
-        A pure op runs its kernel once more on zeros whose generalised dimensions are two longer: the output
-        dimensions that change with them are ``None``. A kernel that refuses the stand-ins (a reshape to a fixed
-        shape) leaves the outputs' own shapes, which is what a fixed shape means."""
-        known = [self.static_shapes.get(i, _OWN) for i in eq[6::2]]
-        if all(k is _OWN or (k is not None and None not in k) for k in known):
+        A pure op runs its kernel once more on stand-ins: zeros (empty strings) whose generalised dimensions are
+        two longer, and, for the small integer tensors whose probe differed from their value (sizes and shapes
+        computed from those dimensions), that probe value. The output dimensions that change are ``None``. A kernel
+        that refuses the stand-ins (a reshape to a fixed shape) leaves the outputs' own shapes, which is what a
+        fixed shape means."""
+        inputs = eq[6::2]
+        known = [self.static_shapes.get(i, _OWN) for i in inputs]
+        probes = self.probe_values
+        if all((k is _OWN or (k is not None and None not in k)) and i not in probes for k, i in zip(known, inputs)):
             return
         outs, values = eq[4], eq[5]
         if type(outs) is not tuple:
@@ -244,15 +258,21 @@ class Tracer:
         if op is None or op.stateful:
             return
         stand_ins = []
-        for v, k in zip(eq[7::2], known):
-            if k is _OWN or (k is not None and None not in k):
+        for i, v, k in zip(inputs, eq[7::2], known):
+            if i in probes:
+                stand_ins.append(probes[i])
+            elif k is _OWN or (k is not None and None not in k):
                 stand_ins.append(v)
             else:
                 v = np.asarray(v)
-                if v.dtype.kind not in "biufc":
-                    return
                 k = (None,) * v.ndim if k is None else k
-                stand_ins.append(np.zeros([d + 2 if s is None else d for d, s in zip(v.shape, k)], v.dtype))
+                shape = [d + 2 if s is None else d for d, s in zip(v.shape, k)]
+                if v.dtype.kind in "biufc":
+                    stand_ins.append(np.zeros(shape, v.dtype))
+                elif v.dtype.kind == "O":
+                    stand_ins.append(np.full(shape, b"", dtype=object))
+                else:
+                    return
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -267,6 +287,8 @@ class Tracer:
                 self.static_shapes[o] = None
             elif actual != other:
                 self.static_shapes[o] = tuple(None if a != b else a for a, b in zip(actual, other))
+            elif np.size(p) <= _PROBED_SIZES and np.asarray(p).dtype.kind in "iu" and not np.array_equal(v, p):
+                probes[o] = np.asarray(p)
 
     def graph_names(self):
         """TF's names of the trace's tensors, by id: ``"x:0"`` for the input ``x``, ``"mul_1:0"`` for the second

@@ -297,16 +297,16 @@ STRING_SPLIT.value_sized = {0: (0,), 1: (0,)}
 def _pieces(x, indices, values):
     """The pieces of each string of ``x`` (a sparse result's ``indices`` and ``values`` over its flattened
     strings): a vector for a scalar, else a ragged tensor of ``x``'s shape and one ragged dimension."""
-    from .array_ops import cast  # noqa: PLC0415 - array_ops imports this package's modules
-    from .counting_ops import bincount  # noqa: PLC0415
-    from .manip_ops import concat  # noqa: PLC0415
-    from .ragged_convert import rows_of  # noqa: PLC0415 - the ragged modules build on this package
-    from .reduction_ops import cumsum  # noqa: PLC0415
+    from .array_ops import range as _range  # noqa: PLC0415 - array_ops imports this package's modules
+    from .array_ops import reshape, size  # noqa: PLC0415
+    from .counting_ops import searchsorted  # noqa: PLC0415
+    from .ragged_convert import outer_dims, rows_of  # noqa: PLC0415 - the ragged modules build on this package
 
-    n = int(np.prod(x.shape.as_list()))
-    counts = bincount(cast(indices[:, 0], _dtypes.int32), minlength=n, maxlength=n, dtype=_dtypes.int64)
-    splits = concat([convert_to_tensor([0], _dtypes.int64), cumsum(counts)], 0)
-    return rows_of(values, splits, x.shape.as_list())
+    # The pieces come row by row: row i starts after the pieces of the rows before it. The number of strings is
+    # an op, so a traced function splits batches of any size.
+    starts = _range(size(x, out_type=_dtypes.int64) + 1)
+    splits = searchsorted(reshape(indices[:, 0], [1, -1]), reshape(starts, [1, -1]), out_type=_dtypes.int64)
+    return rows_of(values, reshape(splits, [-1]), outer_dims(x))
 
 
 @export("strings.split")

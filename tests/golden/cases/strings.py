@@ -274,6 +274,16 @@ def ngrams_of_dense_tensors(tf):
 
 
 @case
+def ngrams_of_ragged_tensors(tf):
+    N = tf.strings.ngrams
+    r = tf.ragged.constant([["a", "b", "c"], [], ["d"]])
+    r3 = tf.ragged.constant([[["a", "b", "c"], []], [["d"]]])
+    return [N(r, 2), N(r, (1, 2)), N(r, 2, pad_values="#"), N(r, 4, preserve_short_sequences=True), N(r3, 2),
+            N(tf.zeros([2, 0], tf.string), 2), N(tf.ragged.constant([["x"]], ragged_rank=1), 1),
+            N(tf.strings.split(tf.constant(["a b c", "d e"])), 2, separator="_")]
+
+
+@case
 def comparisons_and_non_strings(tf):
     S = tf.strings
     a = tf.constant(["a", "b"])
