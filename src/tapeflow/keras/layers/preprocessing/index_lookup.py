@@ -529,6 +529,14 @@ class IndexLookup(PreprocessingLayer):
             lookups = t.where(t.equal(lookups, self._default_value), oov, lookups)
         return lookups
 
+    def get_build_config(self):
+        """Keras's build config of a lookup layer: empty (it is built from its vocabulary, not from shapes)."""
+        return {}
+
+    def build_from_config(self, config):
+        """Build without shapes, as Keras does when loading a lookup layer."""
+        self.build(None)
+
     def get_config(self):
         return {**super().get_config(), "invert": self.invert, "max_tokens": self.max_tokens,
                 "num_oov_indices": self.num_oov_indices, "oov_token": self.oov_token,
