@@ -27,7 +27,7 @@ K = tf.keras
 L = K.layers
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "keras_files")
 EXPECTED = dict(np.load(os.path.join(FIXTURES, "expected.npz")))
-MODELS = ["seq_dense", "func_cnn", "func_rnn", "func_multi", "seq_dropout", "func_nested"]
+MODELS = ["seq_dense", "func_cnn", "func_rnn", "func_multi", "seq_dropout", "func_nested", "seq_norm"]
 RECORDER = keras_files_writer.recorder()
 RECORDER._scale_layer(K)  # registers the custom layer "tapeflow_test>Scale" with tapeflow
 

@@ -116,6 +116,13 @@ def _models(keras):
     m = keras.Model(inp, stack(inner(inp)), name="nested")
     m.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
     out["func_nested"] = (m, rng.rand(4, 4).astype("float32"), rng.rand(4, 2).astype("float32"))
+
+    x = rng.rand(5, 3).astype("float32")
+    norm = L.Normalization()
+    norm.adapt(x)  # (its state: the adapted mean, variance and count)
+    m = keras.Sequential([keras.Input((3,)), norm, L.Dense(1)], name="norm")
+    m.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
+    out["seq_norm"] = (m, x, rng.rand(5, 1).astype("float32"))
     return out
 
 

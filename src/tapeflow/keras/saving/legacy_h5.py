@@ -204,4 +204,4 @@ def load_weights(model, h5file, filepath, skip_mismatch=False):
         except ValueError:
             if not skip_mismatch:
                 raise
-    ws.assign(pairs)
+    ws.assign(pairs, model)

@@ -140,7 +140,7 @@ def _load_state(model, h5file, filepath, skip_mismatch=False):
         pairs = ws.read_assignments(h5file, model, filepath, skip_mismatch=skip_mismatch)
     except (OSError, KeyError, RuntimeError) as exc:  # h5py's errors for damaged files
         raise UnreadableWeightsFile(f"Unable to read the weights of {filepath}: {exc}") from None
-    ws.assign(pairs)
+    ws.assign(pairs, model)
 
 
 def load_weights(model, filepath, skip_mismatch=False):

@@ -240,7 +240,13 @@ def _checked(variable, value, obj, where):
     return value.astype(dtype, copy=False)
 
 
-def assign(pairs):
-    """Assign every checked value (after all checks passed)."""
+def assign(pairs, root=None):
+    """Assign every checked value (after all checks passed); then the layers of ``root`` that derive state from
+    their variables (``_on_variables_loaded``: an adapted ``Normalization``) update it."""
     for variable, value in pairs:
         variable.assign(value)
+    if root is not None:
+        for _, obj in walk(root):
+            hook = getattr(obj, "_on_variables_loaded", None)
+            if hook is not None:
+                hook()
