@@ -66,6 +66,13 @@ def write_models(keras, directory):
         manifest.append({"file": f"{name}.weights.h5", "json": f"{name}.json", "x": x_keys, "y": f"{name}/y"})
         if name == "seq_dense":
             manifest.append({"file": "legacy_dense.h5", "x": x_keys, "y": f"{name}/y"})
+    model, x = recorder().lookup_model(keras)
+    model.save(os.path.join(directory, "lookups.keras"))
+    for i, v in enumerate(x):
+        data[f"lookups/x{i}"] = v
+    for i, y in enumerate(model.predict(x, verbose=0)):
+        data[f"lookups/y{i}"] = y
+    manifest.append({"file": "lookups.keras", "x": ["lookups/x0", "lookups/x1"], "y": ["lookups/y0", "lookups/y1"]})
     np.savez(os.path.join(directory, "data.npz"), **data)
     with open(os.path.join(directory, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)

@@ -549,3 +549,27 @@ def test_load_weights_reads_keras_archives_and_keras_own_quirks_of_paths(tmp_pat
     other = _small()
     other.load_weights(tmp_path / "m.keras")
     _unchanged(other, seq.get_weights())
+
+
+def test_lookup_vocabularies_travel_as_archive_assets(tapeflow_files):
+    x = [EXPECTED["lookups/x0"], EXPECTED["lookups/x1"]]
+    model = K.models.load_model(_fixture("lookups.keras"))
+    for got, i in zip(model.predict(x, verbose=0), range(2)):
+        np.testing.assert_array_equal(got, EXPECTED[f"lookups/y{i}"])
+    ours = zipfile.ZipFile(os.path.join(tapeflow_files, "lookups.keras"))
+    theirs = zipfile.ZipFile(_fixture("lookups.keras"))
+    assert sorted(ours.namelist()) == sorted(theirs.namelist())
+    assets = [n for n in theirs.namelist() if n.startswith("assets/")]
+    assert "assets/layers/string_lookup/vocabulary.txt" in assets
+    for name in assets:
+        assert ours.read(name) == theirs.read(name)
+
+
+def test_an_adapted_tf_idf_vocabulary_is_refused_with_the_reason(tmp_path):
+    layer = L.StringLookup(output_mode="tf_idf")
+    layer.adapt(np.array(["a", "b", "b"]))
+    inp = K.Input((1,), dtype="string")
+    model = K.Model(inp, layer(inp))
+    with pytest.raises(ValueError, match="does not store its idf weights"):
+        model.save(tmp_path / "m.keras")
+    assert not (tmp_path / "m.keras").exists()

@@ -126,6 +126,28 @@ def _models(keras):
     return out
 
 
+def lookup_model(keras):
+    """An uncompiled model of adapted lookup layers (their vocabularies are assets of the archive) and its input."""
+    L = keras.layers
+    words = np.array(["b", "a", "b", "c", "c", "c"])
+    lookup = L.StringLookup()
+    lookup.adapt(words)
+    text = L.TextVectorization(output_sequence_length=3)
+    text.adapt(np.array(["hello world", "hello there", "there there"]))
+    a, b = keras.Input((1,), dtype="string", name="word"), keras.Input((1,), dtype="string", name="text")
+    model = keras.Model([a, b], [lookup(a), text(b)], name="lookups")
+    return model, [np.array([["a"], ["c"], ["zz"]]), np.array([["hello there"], ["world x"], ["there"]])]
+
+
+def _run(model, x):
+    """Predictions; string inputs go in as tensors (TensorFlow's ``predict`` refuses NumPy string arrays)."""
+    if isinstance(x, list) and x[0].dtype.kind == "U":
+        import tensorflow as tf
+
+        return [np.asarray(y) for y in model([tf.constant(v) for v in x])]
+    return model.predict(x, verbose=0)
+
+
 def _flat_x(name, x):
     return {f"{name}/x{i}": v for i, v in enumerate(x)} if isinstance(x, list) else {f"{name}/x": x}
 
@@ -157,6 +179,11 @@ def record():
         expected[f"{name}/y"] = model.predict(x, verbose=0)
         history = model.fit(x, y, epochs=2, batch_size=len(y), shuffle=False, verbose=0).history
         expected[f"{name}/losses"] = np.array(history["loss"], dtype="float64")
+    model, x = lookup_model(keras)
+    model.save(os.path.join(OUT, "lookups.keras"))
+    expected.update(_flat_x("lookups", x))
+    for i, y in enumerate(_run(model, x)):
+        expected[f"lookups/y{i}"] = y
     np.savez(os.path.join(OUT, "expected.npz"), **expected)
     with open(os.path.join(OUT, "config_specs.json")) as f:
         specs = json.load(f)
@@ -193,8 +220,10 @@ def check(directory):
             else:
                 model = keras.models.model_from_json(open(os.path.join(directory, entry["json"])).read())
                 model.load_weights(path)
-            got = model.predict(x, verbose=0)
-            diff = float(np.max(np.abs(np.asarray(got) - data[entry["y"]])))
+            got = _run(model, x)
+            want = [data[k] for k in entry["y"]] if isinstance(entry["y"], list) else data[entry["y"]]
+            diff = max(float(np.max(np.abs(np.asarray(g) - w))) for g, w in
+                       (zip(got, want) if isinstance(want, list) else [(got, want)]))
             verdict = "ok" if diff <= 1e-5 else "DIFFERENT"
             if entry.get("losses") and entry["file"].endswith(".keras") and "dropout" not in entry["file"]:
                 y = data[entry["target"]]

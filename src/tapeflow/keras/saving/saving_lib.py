@@ -1,8 +1,9 @@
 """Keras 3's files: the ``.keras`` archive and the ``.weights.h5`` file, written and read as TensorFlow does.
 
 A ``.keras`` file is a zip archive (members stored uncompressed) of ``metadata.json`` (``keras_version``,
-``date_saved``), ``config.json`` (the model's object config, with its build and compile configs) and
-``model.weights.h5`` (the state, in the HDF5 layout of ``weights_store.py``). A ``.weights.h5`` file is that HDF5
+``date_saved``), ``config.json`` (the model's object config, with its build and compile configs),
+``model.weights.h5`` (the state, in the HDF5 layout of ``weights_store.py``) and, for layers that keep files
+(an adapted lookup layer's ``vocabulary.txt``), ``assets/<path>/...``. A ``.weights.h5`` file is that HDF5
 file alone. Both are written whole into a temporary file next to the target and then renamed over it, so a crash
 part-way leaves the previous file as it was. Keras 2's ``.h5`` files are read by ``legacy_h5.py``.
 
@@ -31,6 +32,7 @@ KERAS_VERSION = "3.15.1"
 _CONFIG = "config.json"
 _METADATA = "metadata.json"
 _WEIGHTS = "model.weights.h5"
+_ASSETS = "assets"
 _BOMB_FLOOR = 1 << 20
 _BOMB_RATIO = 100
 
@@ -103,12 +105,56 @@ def save_model(model, filepath, overwrite=True, **kwargs):
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     config = json.dumps(serialize_keras_object(model))
     weights = _h5_bytes(model)
+    assets = _saved_assets(model)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         zf.writestr(_METADATA, json.dumps(metadata))
         zf.writestr(_CONFIG, config)
         zf.writestr(_WEIGHTS, weights)
+        for name, data in assets:
+            zf.writestr(name, data)
     _write_atomically(filepath, buffer.getvalue())
+
+
+def _saved_assets(model):
+    """``[(archive member, bytes)]``: what each layer with ``save_assets`` (a lookup layer's vocabulary) writes
+    into its directory, under ``assets/<path>/`` as Keras lays them out."""
+    import tempfile
+
+    out = []
+    with tempfile.TemporaryDirectory() as root:
+        for path, obj in ws.walk(model):
+            if hasattr(obj, "save_assets"):
+                directory = os.path.join(root, *path.split("/")) if path else root
+                os.makedirs(directory, exist_ok=True)
+                obj.save_assets(directory)
+        for folder, _, files in sorted(os.walk(root)):
+            for name in sorted(files):
+                full = os.path.join(folder, name)
+                with open(full, "rb") as f:
+                    out.append((_ASSETS + "/" + os.path.relpath(full, root).replace(os.sep, "/"), f.read()))
+    return out
+
+
+def _load_assets(model, contents, filepath):
+    """Give each layer with ``load_assets`` its directory of the archive's ``assets/`` members."""
+    import tempfile
+
+    assets = {name: data for name, data in contents.items() if name.startswith(_ASSETS + "/")}
+    if not assets:
+        return
+    with tempfile.TemporaryDirectory() as root:
+        for name, data in assets.items():
+            parts = name.split("/")[1:]
+            if any(p in ("", ".", "..") for p in parts):
+                raise ValueError(f"The file {filepath} holds an asset with an unsafe path: {name!r}.")
+            target = os.path.join(root, *parts)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(data)
+        for path, obj in ws.walk(model):
+            if hasattr(obj, "load_assets"):
+                obj.load_assets(os.path.join(root, *path.split("/")) if path else root)
 
 
 def save_weights(model, filepath, overwrite=True):
@@ -189,7 +235,8 @@ def _read_archive(filepath):
                 if info.file_size > max(_BOMB_FLOOR, _BOMB_RATIO * archive_size):
                     raise ValueError(f"The member {info.filename} of {filepath} declares {info.file_size} bytes in "
                                      f"an archive of {archive_size} bytes: refusing a potential decompression bomb.")
-            contents = {name: zf.read(name) for name in (_CONFIG, _METADATA, _WEIGHTS) if name in names}
+            contents = {name: zf.read(name) for name in names
+                        if name in (_CONFIG, _METADATA, _WEIGHTS) or name.startswith(_ASSETS + "/")}
     except (zipfile.BadZipFile, EOFError, zlib.error) as exc:
         raise zipfile.BadZipFile(f"The file {filepath} is not a readable `.keras` archive (a zip file): {exc}") \
             from None
@@ -254,4 +301,5 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         raise type(exc)(f"{message}\n(while loading the model config of {filepath})") from None
     with _open_h5(contents[_WEIGHTS], filepath) as f:
         _load_state(model, f, filepath)
+    _load_assets(model, contents, filepath)
     return model
