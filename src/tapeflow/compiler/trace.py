@@ -232,8 +232,8 @@ class Tracer:
             sized = sized(eq[1] or {})
         for k, dims in sized.items():
             shape = np.shape(values[k])
-            self.static_shapes[outs[k]] = tuple(None if dims is None or d in dims else n
-                                                for d, n in enumerate(shape))
+            self.static_shapes[outs[k]] = tuple(None if dims is None or d in dims or d - len(shape) in dims else n
+                                                for d, n in enumerate(shape))  # (a negative dimension counts back)
         self.generalised = self.shape_dynamic = True
 
     def _infer(self, eq):
@@ -323,16 +323,20 @@ class Tracer:
         or ``None``."""
         if len(inputs) != 2 or op.name not in _BROADCASTING and op.name != "MatMul":
             return None
-        a, b = (np.shape(t._value) for t in inputs)
+        a, b = (self._known_shape(t) for t in inputs)
+        if a is None or b is None:
+            return None
         if op.name == "MatMul":
             attrs = attrs or {}
             ta, tb = bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b"))
-            if len(a) != 2 or len(b) != 2 or a[0 if ta else 1] == b[1 if tb else 0]:
+            if len(a) != 2 or len(b) != 2 or a[0 if ta else 1] == b[1 if tb else 0] or \
+                    None in (a[0 if ta else 1], b[1 if tb else 0]):
                 return None
             pair = (a[0 if ta else 1], b[1 if tb else 0])
             flags = f", grad_a=false, grad_b=false, transpose_a={str(ta).lower()}, transpose_b={str(tb).lower()}"
         else:
-            pair = next(((x, y) for x, y in zip(reversed(a), reversed(b)) if x != y and 1 not in (x, y)), None)
+            pair = next(((x, y) for x, y in zip(reversed(a), reversed(b))
+                         if x != y and 1 not in (x, y) and None not in (x, y)), None)
             if pair is None:
                 return None
             flags = ""
@@ -340,10 +344,21 @@ class Tracer:
 
         dtype = _TF_TYPE_NAMES.get(inputs[0]._value.dtype.name, ("", "DT_INVALID"))[1]
         names = ", ".join(self.name_of(t).rsplit(":", 1)[0] for t in inputs)
-        shapes = ", ".join("[" + ",".join(str(d) for d in s) + "]" for s in (a, b))
+        shapes = ", ".join("[" + ",".join("?" if d is None else str(d) for d in s) + "]" for s in (a, b))
         return ValueError(f"Dimensions must be equal, but are {pair[0]} and {pair[1]} for '{{{{node "
                           f"{self._next_node_name(op)}}}}} = {op.name}[T={dtype}{flags}]({names})' with input shapes: "
                           f"{shapes}.")
+
+    def _known_shape(self, tensor):
+        """The shape the graph knows for ``tensor``: its value's, with ``None`` where the trace left a dimension
+        unknown (``None`` for an unknown rank). A value standing in for a failed op may not have the shape its op
+        would give, but the unknown dimensions are never compared."""
+        static = self.static_shapes.get(tensor._id, _OWN)
+        if static is _OWN:
+            return np.shape(tensor._value)
+        if static is None:
+            return None
+        return tuple(static)
 
     def _next_node_name(self, op):
         base = _NODE_NAMES.get(op.name, op.name)
@@ -485,7 +500,7 @@ class Graph:
     """
 
     __slots__ = ("nodes", "inputs", "outputs", "constants", "variables", "created", "variable_inputs", "stacks",
-                 "poisoned", "shapes_vary")
+                 "poisoned", "shapes_vary", "specs", "input_names")
 
     def __init__(self, nodes, inputs, outputs, variables, created):
         self.nodes = nodes
@@ -500,6 +515,10 @@ class Graph:
         # Whether its tensors' shapes may differ from the trace's when it runs (``Tracer.shape_dynamic``): an op
         # that kept its input's shape in the trace is then not known to keep it (``passes.simplify``).
         self.shapes_vary = False
+        # What the values leave behind for readers of the graph (``tf.summary.graph``): id -> (NumPy dtype, shape)
+        # of each node's outputs and each input, and input id -> TF's name of it (``"x"``).
+        self.specs = {}
+        self.input_names = {}
 
     def forget_values(self):
         """Drop the values the trace computed from the equations (the constants stay): the graph keeps no array

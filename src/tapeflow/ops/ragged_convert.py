@@ -84,6 +84,12 @@ def _row_positions(splits):
     return execute(RAGGED_ROW_POSITIONS, (splits,))
 
 
+def _known(static, dynamic):
+    """A dimension's static size where the tensor's shape knows it (so the result's shape shows it), else its
+    size as a tensor."""
+    return dynamic if static is None else static
+
+
 def from_tensor(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype):
     """``RaggedTensor.from_tensor``."""
     tensor = to_tensor(tensor)
@@ -94,12 +100,12 @@ def from_tensor(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype):
         shape = _shape(tensor, out_type=splits_dtype)
         inner = from_tensor(cls, reshape(tensor, [-1] + tensor.shape.as_list()[2:]), None, padding,
                             ragged_rank - 1, splits_dtype)
-        return cls.from_uniform_row_length(inner, shape[1], nrows=shape[0], validate=False)
+        return cls.from_uniform_row_length(inner, _known(tensor.shape[1], shape[1]), nrows=shape[0], validate=False)
     shape = _shape(tensor, out_type=splits_dtype)
     nrows, ncols = shape[0], shape[1]
     flat = reshape(tensor, [-1] + tensor.shape.as_list()[2:])
     if lengths is None and padding is None:
-        return cls.from_uniform_row_length(flat, ncols, nrows=nrows, validate=False)
+        return cls.from_uniform_row_length(flat, _known(tensor.shape[1], ncols), nrows=nrows, validate=False)
     if padding is not None:
         pad = cast(to_tensor(padding), tensor.dtype)
         differs = not_equal(tensor, pad)

@@ -312,3 +312,16 @@ def string_ops_in_functions(tf):
 
     return [f(tf.constant([1.25, 2.5]), 10), f(tf.constant([3.0, -4.5]), 10),
             f.experimental_get_tracing_count()]
+
+
+@case
+def decode_raw(tf):
+    return [tf.io.decode_raw(tf.constant("Duck"), tf.uint8), tf.io.decode_raw(["abcd", "efgh"], tf.int32),
+            tf.io.decode_raw(["abcd", "efgh"], tf.int16, little_endian=False),
+            catch(tf.io.decode_raw, ["abcd", "efg"], tf.uint8), catch(tf.io.decode_raw, ["abc"], tf.int32),
+            tf.io.decode_raw(["abcdef", "ab"], tf.int16, fixed_length=4),
+            catch(tf.io.decode_raw, ["abc"], tf.int16, fixed_length=3), tf.io.decode_raw("", tf.int32),
+            tf.io.decode_raw([], tf.int32), tf.io.decode_raw(tf.constant([["ab", "cd"]]), tf.uint8),
+            catch(tf.io.decode_raw, "ab", tf.string), tf.io.decode_raw("ab", tf.bool),
+            catch(tf.io.decode_raw, 1, tf.uint8), tf.io.decode_raw("abcdefgh", tf.float64),
+            tf.function(lambda s: tf.io.decode_raw(s, tf.uint16))(tf.constant(["abcd", "efgh"]))]
