@@ -29,12 +29,9 @@ __all__ = ["h5py", "walk", "own_variables", "write", "read_assignments", "assign
 
 def h5py():
     """The ``h5py`` module, or an ``ImportError`` naming tapeflow's extra."""
-    try:
-        import h5py as module
-    except ImportError as exc:
-        raise ImportError("Reading and writing Keras `.weights.h5` and `.keras` files requires h5py, tapeflow's "
-                          "'h5' extra: pip install 'tapeflow[h5]'") from exc
-    return module
+    from ..._core.extras import require
+
+    return require("h5py", "Reading and writing Keras `.keras`, `.weights.h5` and `.h5` files", "h5")
 
 
 _SKIP = {}
