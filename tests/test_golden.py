@@ -49,6 +49,8 @@ def _as_in_a_fresh_process(module):
         from tapeflow._core import jacobian
 
         jacobian._PFOR_CALLS.clear()
+        if "tapeflow.config" in sys.modules:  # logical devices configurable again, as in a new process
+            sys.modules["tapeflow.config"]._reset_logical_devices()
         if "tapeflow.keras._state" in sys.modules:  # Keras's name counters (``keras_tensor_4``) start afresh too
             sys.modules["tapeflow.keras._state"].clear_session(free_memory=False)
 

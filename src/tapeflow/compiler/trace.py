@@ -197,6 +197,13 @@ class Tracer:
         if -1 in target and all(d in (1, -1) for d in target):
             # A flattening (``[-1]``, ``[1, -1]`` ...) holds no size: it reshapes every length as it is.
             return eq
+        if static is not None and static.count(None) == 1 and -1 in target:
+            # A ``-1`` already in the target takes the varying dimension whatever its size when the other target
+            # dimensions divide the input's fixed ones (``Flatten``: (None, 2, 2, 3) -> (-1, 12)).
+            fixed = int(np.prod([d for d in static if d is not None]))
+            others = int(np.prod([d for d in target if d != -1]))
+            if target.count(-1) == 1 and others > 0 and fixed % others == 0:
+                return eq
         if static is None or static.count(None) != 1 or -1 in target:
             self._frozen()
             return eq
