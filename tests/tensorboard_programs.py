@@ -152,8 +152,9 @@ def graphs(tf, logdir):
 
 
 def keras_model(tf):
-    """A small classifier with fixed weights, and its data."""
+    """A small classifier with fixed weights, and its data (names counted afresh: the model's JSON holds them)."""
     keras = tf.keras
+    keras.backend.clear_session()
     rng = _rng()
     x = rng.rand(24, 4).astype("float32")
     y = (x.sum(axis=1) > 2).astype("float32")

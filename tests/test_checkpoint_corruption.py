@@ -271,52 +271,56 @@ def _model(value=None):
 
 
 def _weights_outcome(path, model):
-    """``"ok"`` if loading ``path`` gave the saved weights (all 1.0), else the error; on an error the weights are
-    unchanged (all 0.0)."""
+    """``"ok"`` if loading ``path`` gave values, else the error; on an error the weights are unchanged (all 0.0).
+    (HDF5 keeps no checksums, so a flipped byte inside a value loads as another value, as in Keras.)"""
     model.set_weights([np.zeros_like(w) for w in model.get_weights()])
     try:
         model.load_weights(path)
-    except (tf.errors.DataLossError, ValueError) as exc:
+    except (tf.errors.DataLossError, ValueError, OSError, KeyError) as exc:
         assert "pickle" not in str(exc)
-        assert isinstance(exc, ValueError) or isinstance(exc, OSError)  # an OSError as well, as Keras raises
         assert all(not w.any() for w in model.get_weights())
         return exc
-    assert all((w == 1.0).all() for w in model.get_weights())
     return "ok"
 
 
-def test_every_flipped_byte_of_a_weights_file_raises_or_loads_exactly(tmp_path):
+def test_every_flipped_byte_of_a_weights_file_raises_cleanly_or_loads(tmp_path):
+    pytest.importorskip("h5py")
     path = str(tmp_path / "m.weights.h5")
     _model(1.0).save_weights(path)
     with open(path, "rb") as f:
         data = f.read()
     model = _model()
-    for i in range(len(data)):
+    for i in range(0, len(data), 3):
         damaged = bytearray(data)
         damaged[i] ^= 0xFF
         with open(path, "wb") as f:
             f.write(damaged)
         _weights_outcome(path, model)
-    for n in range(0, len(data), 7):
+    for n in range(0, len(data), 97):
         with open(path, "wb") as f:
             f.write(data[:n])
-        assert _weights_outcome(path, model) != "ok"
+        outcome = _weights_outcome(path, model)
+        assert outcome != "ok" and str(path) in str(outcome)
 
 
 def _weights_file(path, third):
-    """A weights file of ``_model(1.0)`` whose third array is ``third``."""
-    arrays = {f"w{i}": w for i, w in enumerate(_model(1.0).get_weights())}
-    arrays["w2"] = third
-    with open(path, "wb") as f:
-        np.savez(f, **arrays)  # NumPy pickles object arrays into the file
+    """A weights file of ``_model(1.0)`` (Keras's HDF5 layout) whose third array is ``third``."""
+    h5py = pytest.importorskip("h5py")
+    weights = _model(1.0).get_weights()
+    weights[2] = third
+    with h5py.File(path, "w") as f:
+        f.create_group("vars")
+        for group, values in (("layers/dense", weights[:2]), ("layers/dense_1", weights[2:])):
+            vars_ = f.create_group(f"{group}/vars")
+            for i, value in enumerate(values):
+                vars_[str(i)] = value
 
 
 @pytest.mark.parametrize("third,words", [
-    (np.ones((2, 3), np.float32), "has shape (3, 2), the file has shape (2, 3)"),
-    (np.ones(6, np.float32), "has shape (3, 2), the file has shape (6,)"),
-    (np.full((3, 2), "x"), "has dtype float32, the file has values of dtype str32"),
-    (np.ones((3, 2), np.complex64), "has dtype float32, the file has values of dtype complex64"),
-    (np.array([[1, "x"], [None, 2.0], [3, 4]], dtype=object), "holds values of dtype object"),
+    (np.ones((2, 3), np.float32), "variable.shape=(3, 2), Received: value.shape=(2, 3)"),
+    (np.ones(6, np.float32), "variable.shape=(3, 2), Received: value.shape=(6,)"),
+    (np.full((3, 2), b"x"), "Cannot load a value of dtype bytes8"),
+    (np.ones((3, 2), np.complex64), "Cannot load a value of dtype complex64"),
 ])
 def test_a_wrong_third_weight_changes_nothing(tmp_path, third, words):
     path = str(tmp_path / "m.weights.h5")
@@ -324,7 +328,7 @@ def test_a_wrong_third_weight_changes_nothing(tmp_path, third, words):
     model = _model(0.0)
     with pytest.raises((ValueError, tf.errors.DataLossError)) as info:
         model.load_weights(path)
-    assert words in str(info.value) and "pickle" not in str(info.value)
+    assert words in str(info.value) and path in str(info.value)
     assert all(not w.any() for w in model.get_weights())
 
 
@@ -336,25 +340,17 @@ def test_weights_of_another_numeric_dtype_are_cast_as_keras_does(tmp_path):
     assert all((w == 1.0).all() and w.dtype == np.float32 for w in model.get_weights())
 
 
-def test_keras_hdf5_files_and_weight_bombs_are_refused(tmp_path):
+def test_files_that_are_not_hdf5_are_refused_naming_them(tmp_path):
+    pytest.importorskip("h5py")
     path = str(tmp_path / "m.weights.h5")
-    with open(path, "wb") as f:
-        f.write(b"\x89HDF\r\n\x1a\n" + b"\0" * 100)
-    model = _model(0.0)
-    with pytest.raises(OSError, match="it is an HDF5 file, as Keras writes"):
-        model.load_weights(path)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as zf:
-        info = zipfile.ZipInfo("w0.npy")
-        info.compress_type = zipfile.ZIP_DEFLATED
-        with zf.open(info, "w", force_zip64=True) as member:
-            np.lib.format.write_array_header_1_0(member, {"descr": "<f4", "fortran_order": False, "shape": (1 << 23,)})
-            member.write(b"\0" * (32 << 20))
-    with open(path, "wb") as f:
-        f.write(buffer.getvalue())
-    with pytest.raises(tf.errors.DataLossError, match="is compressed"):
-        model.load_weights(path)
-    assert all(not w.any() for w in model.get_weights())
+    for content in (b"PK\x03\x04" + b"\0" * 100, b"", b"\x89HDF\r\n\x1a\n" + b"\0" * 100):
+        with open(path, "wb") as f:
+            f.write(content)
+        model = _model(0.0)
+        with pytest.raises(OSError, match="m.weights.h5") as info:
+            model.load_weights(path)
+        assert isinstance(info.value, tf.errors.DataLossError)
+        assert all(not w.any() for w in model.get_weights())
 
 
 def test_restore_with_a_mismatched_third_variable_changes_nothing(tmp_path):

@@ -76,15 +76,16 @@ def test_save_load_round_trip_and_mismatch(tmp_path):
     path = tmp_path / "m.weights.h5"
     m.save_weights(path)
     before = m.predict(x, verbose=0)
-    with np.load(path) as data:
-        assert "w0" in data.files
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(path, "r") as data:
+        assert data["layers/dense/vars/0"].shape == (3, 4) and data["layers/dense_1/vars/1"].shape == (1,)
     m.set_weights([w + 1 for w in m.get_weights()])
     m.load_weights(path)
     np.testing.assert_allclose(m.predict(x, verbose=0), before)
     k.backend.clear_session()
     other = k.Sequential([k.Input((3,)), k.layers.Dense(5), k.layers.Dense(1)])
     old = other.get_weights()
-    with pytest.raises(ValueError, match="Shape mismatch"):
+    with pytest.raises(ValueError, match="shape of the target variable"):
         other.load_weights(path)
     for a, b in zip(old, other.get_weights()):
         np.testing.assert_array_equal(a, b)

@@ -14,6 +14,7 @@ from . import (
            optimizers,
            random,
            regularizers,
+           saving,
            utils,
 )
 from .mixed_precision import DTypePolicy
@@ -23,6 +24,6 @@ from .variables import Variable
 __all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses", "metrics", "optimizers",
            "regularizers", "Variable"]
 __all__ += ["models", "Model", "Sequential", "Input"]
-__all__ += ["utils"]
+__all__ += ["utils", "saving"]
 __all__ += ["random"]
 __all__ += ["mixed_precision", "dtype_policies", "DTypePolicy"]

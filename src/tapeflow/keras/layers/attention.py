@@ -214,8 +214,7 @@ class MultiHeadAttention(Layer):
         self._output_dense.build(tuple(dense_input))
 
     def __call__(self, *args, **kwargs):
-        if self._query_dense is None and not any(getattr(x, "_keras_symbolic", False)
-                                                 for x in list(args) + list(kwargs.values())):
+        if self._query_dense is None:
             names = ["query", "value", "key"]
             given = dict(zip(names, args))
             given.update({k: v for k, v in kwargs.items() if k in names})

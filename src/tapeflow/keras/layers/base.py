@@ -193,6 +193,11 @@ class Layer:
     # ops promote otherwise do it in ``call``: normalization in float32, the merges to a common dtype.)
     _promotes_integer_inputs = False
 
+    def __new__(cls, *args, **kwargs):
+        instance = object.__new__(cls)
+        _capture_auto_config(instance, cls, args, kwargs)
+        return instance
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
@@ -358,6 +363,8 @@ class Layer:
             variable = Variable(initializer=initializer, shape=shape, dtype=dtype, trainable=trainable,
                                 autocast=autocast, aggregation=aggregation, name=name)
         variable.regularizer = _regularizers.get(regularizer)
+        # Keras stores a layer's variables made trainable first, whatever ``trainable`` says later (saving).
+        variable._keras_trainable = bool(trainable)
         variable.constraint = constraint
         variable.overwrite_with_gradient = overwrite_with_gradient
         if not self._trainable:
@@ -719,9 +726,27 @@ class Layer:
 
     # --- configs -------------------------------------------------------------------------------------------
     def get_config(self):
-        """``name``, ``trainable``, the dtype policy (and the activity regularizer, when set)."""
+        """``name``, ``trainable``, the dtype policy (and the activity regularizer, when set).
+
+        A subclass that does not define ``get_config`` also gets its constructor arguments, as Keras does, when
+        they were all plain values (strings, numbers, booleans, ``None`` and lists or dicts of them).
+
+        Raises:
+            NotImplementedError: for such a subclass made with other arguments (Keras's message: it must define
+                ``get_config``).
+        """
         self._check_super_called()
-        config = {"name": self.name, "trainable": self.trainable, "dtype": _policies.serialize(self.dtype_policy)}
+        config = {"name": self.name}
+        if type(self).get_config is Layer.get_config:
+            auto = self.__dict__.get("_auto_config")
+            if auto is None:
+                raise NotImplementedError(_auto_config_error(self))
+            config.update(auto)
+            params = inspect.signature(self.__init__).parameters
+            if "name" not in params and not ("kwargs" in params
+                                             and params["kwargs"].kind == inspect.Parameter.VAR_KEYWORD):
+                config.pop("name", None)
+        config.update({"trainable": self.trainable, "dtype": _policies.serialize(self.dtype_policy)})
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = _regularizers.serialize(self.activity_regularizer)
         return config
@@ -731,7 +756,103 @@ class Layer:
         """A new layer from ``get_config()``'s output."""
         return cls(**config)
 
+    def get_build_config(self):
+        """The shapes ``build`` ran with (``{"input_shape": ...}``, or ``{"shapes_dict": ...}`` for several), or
+        ``None`` for a layer never built from shapes."""
+        shapes = self.__dict__.get("_build_shapes_dict")
+        if shapes is None:
+            return None
+        if len(shapes) == 1:
+            return {"input_shape": _shape_config(next(iter(shapes.values())))}
+        # (arguments passed as ``None``, such as attention's absent key, are no shapes: Keras leaves them out)
+        return {"shapes_dict": {k: _shape_config(v) for k, v in shapes.items() if v is not None}}
+
+    def build_from_config(self, config):
+        """Build the layer from :meth:`get_build_config`'s output (what loading a saved model does)."""
+        if config:
+            if "input_shape" in config:
+                self.build(_shape_arg(config["input_shape"]))
+            elif "shapes_dict" in config:
+                self.build(**{k: _shape_arg(v) for k, v in config["shapes_dict"].items()})
+
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
     __str__ = __repr__
+
+
+def _shape_config(shape):
+    """A build shape as JSON-able lists (``None`` for unknown sizes)."""
+    if shape is None or isinstance(shape, (int, str)):
+        return shape
+    if hasattr(shape, "as_list"):
+        return shape.as_list() if shape.rank is not None else None
+    if isinstance(shape, dict):
+        return {k: _shape_config(v) for k, v in shape.items()}
+    return [_shape_config(d) for d in shape]
+
+
+def _shape_arg(shape):
+    """A stored build shape as ``build`` takes it: tuples (nested lists of shapes stay lists)."""
+    if isinstance(shape, list) and all(d is None or isinstance(d, int) for d in shape):
+        return tuple(shape)
+    if isinstance(shape, list):
+        return [_shape_arg(s) for s in shape]
+    return shape
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain(value):
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    return isinstance(value, _PLAIN)
+
+
+def _capture_auto_config(instance, cls, args, kwargs):
+    """Keep the constructor arguments of a layer (Keras's ``_auto_config``) when they are all plain values, so a
+    subclass without ``get_config`` still has a config."""
+    auto, params = None, []
+    try:
+        signature = inspect.signature(cls.__init__)
+        bound = signature.bind(None, *args, **kwargs)
+        params = list(signature.parameters.values())
+    except (TypeError, ValueError):
+        bound = None
+    if bound is not None and not any(p.kind == inspect.Parameter.POSITIONAL_ONLY for p in params[1:]):
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        arguments.pop(params[0].name, None)
+        varargs = [p.name for p in params if p.kind == inspect.Parameter.VAR_POSITIONAL]
+        varkw = [p.name for p in params if p.kind == inspect.Parameter.VAR_KEYWORD]
+        if varkw:
+            arguments.update(arguments.pop(varkw[0], {}))
+        if not (varargs and arguments.pop(varargs[0], ())):
+            arguments.pop("name", None)
+            if _plain(arguments):
+                auto = arguments
+        else:
+            object.__setattr__(instance, "_auto_config_error_args", True)
+    elif bound is not None:
+        object.__setattr__(instance, "_auto_config_error_args", True)
+    object.__setattr__(instance, "_auto_config", auto)
+
+
+def _auto_config_error(layer):
+    example = ("\n    class CustomLayer(keras.layers.Layer):\n        def __init__(self, arg1, arg2, **kwargs):\n"
+               "            super().__init__(**kwargs)\n            self.arg1 = arg1\n            self.arg2 = arg2\n\n"
+               "        def get_config(self):\n            config = super().get_config()\n"
+               "            config.update({\n                \"arg1\": self.arg1,\n"
+               "                \"arg2\": self.arg2,\n            })\n            return config\n")
+    name = type(layer).__name__
+    if layer.__dict__.get("_auto_config_error_args"):
+        return (f"\nObject {name} was created by passing\npositional only or variadic positional arguments (e.g.,\n"
+                "`*args`) to `__init__()`, which is not supported by the\nautomatic config generation. Please remove "
+                "all positional\nonly and variadic arguments from `__init__()`\nor override `get_config()` and "
+                "`from_config()` to make\nthe object serializatble.\n\nExample:\n" + example)
+    return (f"\nObject {name} was created by passing\nnon-serializable argument values in `__init__()`,\nand "
+            "therefore the object must override `get_config()` in\norder to be serializable. Please implement "
+            "`get_config()`.\n\nExample:\n" + example)

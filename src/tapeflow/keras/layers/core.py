@@ -410,6 +410,9 @@ class Add(Layer):
         ValueError: for an argument that is not a list, different batch sizes or incompatible shapes.
     """
 
+    def __init__(self, **kwargs):  # (Keras's merge layers take keywords only: their config has no more)
+        super().__init__(**kwargs)
+
     def build(self, input_shape):
         if not isinstance(input_shape[0], (tuple, list)):
             raise ValueError("A merge layer should be called on a list of inputs. Received: "

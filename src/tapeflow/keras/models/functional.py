@@ -535,6 +535,20 @@ class Functional(Model):
                 values[id(x)] = y
         return _map(lambda x: values[id(x)], self._outputs_struct)
 
+    # --- configs ---------------------------------------------------------------------------------------------
+    def get_config(self):
+        """Keras's config of the graph (layers, their calls, ``input_layers``, ``output_layers``); a subclass with
+        its own constructor gets ``Model``'s config instead, as in Keras."""
+        from .model_config import functional_config, functional_like_constructor
+
+        if not functional_like_constructor(type(self)):
+            return Model.get_config(self)
+        return functional_config(self)
+
+    def get_build_config(self):
+        """What Keras stores for a functional model (built from its graph, not from shapes)."""
+        return {"input_shape": None}
+
     # --- summary ---------------------------------------------------------------------------------------------
     def _summary_layout(self):
         """``(sequential_like, rows)``: whether Keras prints the 3-column table, and ``(layer, output shape text,

@@ -6,8 +6,8 @@ Subclassed models assign layers to attributes in ``__init__`` and compute in ``c
 
 from __future__ import annotations
 
-from ..layers.base import Layer
-from . import saving
+from ..layers.base import Layer, _capture_auto_config
+from ..saving import saving_lib
 from .summary import print_summary
 from .training import TrainingMixin
 
@@ -27,7 +27,9 @@ class Model(TrainingMixin, Layer):
             from .functional import Functional
 
             return object.__new__(Functional)
-        return object.__new__(cls)
+        instance = object.__new__(cls)
+        _capture_auto_config(instance, cls, args, kwargs)
+        return instance
 
     def __init__(self, *args, **kwargs):
         if args:  # (Keras hands a subclass's arguments on to ``Layer.__init__``, which takes none by position)
@@ -66,13 +68,85 @@ class Model(TrainingMixin, Layer):
         """Print Keras's table of layers, output shapes and parameter counts (to ``print_fn`` if given)."""
         print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
 
-    def save_weights(self, filepath, overwrite=True):
-        """Save every weight to ``filepath`` (ending in ``.weights.h5``; the content is a NumPy ``.npz``)."""
-        saving.save_weights(self, filepath, overwrite=overwrite)
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """Save the state of every layer and of the optimizer to ``filepath`` (ending in ``.weights.h5``), in
+        Keras 3's HDF5 layout (needs the 'h5' extra)."""
+        if max_shard_size is not None:
+            raise ValueError("tapeflow does not write sharded weights files: pass `max_shard_size=None`.")
+        saving_lib.save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        """Load weights saved by ``save_weights``; a count or shape mismatch raises and changes nothing."""
-        saving.load_weights(self, filepath)
+        """Load weights from a ``.weights.h5``, ``.keras`` or Keras 2 ``.h5`` file; on any mismatch nothing is
+        changed (or, with ``skip_mismatch``, the mismatched layers are skipped with a warning)."""
+        saving_lib.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Save the model (config, weights, optimizer state) as a Keras 3 ``.keras`` file (needs the 'h5'
+        extra). The file is written whole to a temporary name and then renamed, so a crash leaves the previous
+        file intact."""
+        if zipped is False:
+            raise ValueError("tapeflow writes zipped `.keras` files only: pass `zipped=None` or `zipped=True`.")
+        saving_lib.save_model(self, filepath, overwrite=overwrite, **kwargs)
+
+    def to_json(self, **kwargs):
+        """The model's config (Keras's object config, with build and compile configs) as a JSON string;
+        ``keras.models.model_from_json`` rebuilds the model (without its weights)."""
+        import json
+
+        from ..saving.serialization_lib import serialize_keras_object
+
+        return json.dumps(serialize_keras_object(self), **kwargs)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A model from its config: a functional model's graph config rebuilds the graph (for ``Model``,
+        ``Functional`` and subclasses taking the same arguments); anything else is passed to the constructor.
+
+        Raises:
+            TypeError: when the constructor does not take the config (Keras's message).
+        """
+        import inspect
+
+        from .functional import Functional
+        from .model_config import functional_from_config
+
+        functional_keys = ("name", "layers", "input_layers", "output_layers")
+        spec = inspect.getfullargspec(cls.__init__)
+        revivable = (cls in (Functional, Model)
+                     or spec.args[1:] == inspect.getfullargspec(Functional.__init__).args[1:]
+                     or (spec.varargs == "args" and spec.varkw == "kwargs"))
+        if all(k in config for k in functional_keys) and revivable:
+            return functional_from_config(Functional if cls is Model else cls, config, custom_objects)
+        try:
+            return cls(**config)
+        except TypeError as exc:
+            raise TypeError("Unable to revive model from config. When overriding the `get_config()` method, make "
+                            "sure that the returned config contains all items used as arguments in the  "
+                            f"constructor to {cls}, which is the default behavior. You can override this default "
+                            "behavior by defining a `from_config(cls, config)` class method to specify how to "
+                            f"create an instance of {cls.__name__} from its config.\n\nReceived config={config}"
+                            f"\n\nError encountered during deserialization: {exc}") from None
+
+    def build_from_config(self, config):
+        """Build the model from its build config: with ``build`` for a model that has one, else by running it
+        once on zeros of the stored input shape (what Keras does for subclassed models)."""
+        if not config or self.built and type(self).build is Layer.build:
+            return
+        shape = config.get("input_shape")
+        if shape is None:
+            return super().build_from_config(config)
+        if type(self).build is not Layer.build:
+            self.build(tuple(shape) if isinstance(shape, list) else shape)
+            return
+        import numpy as np
+
+        def zeros(s):
+            if isinstance(s, list) and all(d is None or isinstance(d, int) for d in s):
+                return np.zeros([1 if d is None else d for d in s], dtype=self.input_dtype)
+            return [zeros(x) for x in s]
+
+        self(zeros(shape), training=False)
+        object.__setattr__(self, "_build_shapes_dict", {"input_shape": shape})
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -192,9 +192,19 @@ class Sequential(Model):
         return input_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable,
-                "layers": [{"class_name": type(layer).__name__, "config": layer.get_config()}
-                           for layer in self._all_layers()]}
+        """Keras's config: the layers (the ``InputLayer`` first, each as Keras's object config) and
+        ``build_input_shape``."""
+        from .model_config import sequential_config
+
+        return sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new ``Sequential`` model from :meth:`get_config`'s output (built when the config has an input
+        shape)."""
+        from .model_config import sequential_from_config
+
+        return sequential_from_config(cls, config, custom_objects)
 
 
 def _input_shape_or_none(layer):

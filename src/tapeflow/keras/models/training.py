@@ -9,6 +9,8 @@ generator, so the order of samples is not TensorFlow's (``shuffle=False`` gives 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import callbacks as _callbacks
@@ -134,6 +136,38 @@ class TrainingMixin:
         self._loss_tracker = _metrics.Mean(name="loss")
         self.compiled = True
         self.run_eagerly = run_eagerly
+        # What ``get_compile_config`` saves (Keras's ``_compile_config``): the optimizer object, the rest as given.
+        self._compile_config = {"optimizer": self.optimizer, "loss": loss, "loss_weights": loss_weights,
+                                "metrics": metrics, "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly,
+                                "steps_per_execution": steps_per_execution,
+                                "jit_compile": False if jit_compile == "auto" else jit_compile}
+
+    def get_compile_config(self):
+        """The arguments of ``compile`` as Keras saves them (the optimizer, losses and metrics as configs), or
+        ``{}`` for a model never compiled."""
+        if not self.compiled or "_compile_config" not in self.__dict__:
+            return {}
+        from ..saving.serialization_lib import serialize_keras_object
+
+        return {k: serialize_keras_object(v) for k, v in self._compile_config.items()}
+
+    def compile_from_config(self, config):
+        """Compile with :meth:`get_compile_config`'s output, and build the optimizer's slots for the trainable
+        variables when the model is built (so a saved optimizer state can be loaded into it)."""
+        from .model import Model
+
+        if type(self).compile is not Model.compile:
+            warnings.warn("`compile()` was not called as part of model loading because the model's `compile()` "
+                          "method is custom. All subclassed Models that have `compile()` overridden should also "
+                          "override `get_compile_config()` and `compile_from_config(config)`. Alternatively, you "
+                          "can call `compile()` manually after loading.", stacklevel=2)
+            return
+        from ..saving.serialization_lib import deserialize_keras_object
+
+        config = deserialize_keras_object(config)
+        self.compile(**config)
+        if self.optimizer is not None and self.built:
+            self.optimizer.build(self.trainable_variables)
 
     def _compiled_step(self, step_fn, data):
         """Run ``step_fn(data)`` as Keras runs a step: traced (a ``tf.function`` with ``reduce_retracing``) unless

@@ -27,3 +27,15 @@ __all__ = ["set_random_seed", "to_categorical", "normalize", "Progbar"]
 __all__ += ["pad_sequences", "register_keras_serializable", "get_registered_name", "get_registered_object",
             "get_custom_objects", "custom_object_scope", "CustomObjectScope", "pack_x_y_sample_weight",
             "unpack_x_y_sample_weight", "clear_session", "standardize_dtype"]
+
+__all__ += ["serialize_keras_object", "deserialize_keras_object"]
+
+
+def __getattr__(name):
+    # Keras exports its object configs here too; they live in ``tf.keras.saving`` (imported on first use, since
+    # the saving package itself uses this package's registry).
+    if name in ("serialize_keras_object", "deserialize_keras_object"):
+        from ..saving import serialization_lib
+
+        return getattr(serialization_lib, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -529,6 +529,46 @@ class IndexLookup(PreprocessingLayer):
             lookups = t.where(t.equal(lookups, self._default_value), oov, lookups)
         return lookups
 
+    # --- model files: an adapted vocabulary is an asset of the ``.keras`` archive, as Keras stores it ----------
+    def save_assets(self, dir_path):
+        """Write an adapted (or set) vocabulary to ``dir_path/vocabulary.txt``, one token a line with the special
+        tokens first (a vocabulary given to the constructor is in the config instead).
+
+        Raises:
+            ValueError: for an adapted ``"tf_idf"`` layer, whose weights tapeflow does not save.
+        """
+        if self.input_vocabulary is not None:
+            return
+        if self.output_mode == "tf_idf":
+            raise ValueError(f"Cannot save the adapted vocabulary of '{self.name}' in output_mode='tf_idf': tapeflow "
+                             "does not store its idf weights. Pass `vocabulary=` and `idf_weights=` to the "
+                             "constructor instead (they are saved in the config).")
+        tokens = [t.decode("utf-8") if isinstance(t, bytes) else str(t)
+                  for t in self.get_vocabulary(include_special_tokens=True)]
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(tokens))
+
+    def load_assets(self, dir_path):
+        """Read the vocabulary :meth:`save_assets` (or Keras) wrote."""
+        if self.input_vocabulary is not None:
+            return
+        path = os.path.join(dir_path, "vocabulary.txt")
+        if not os.path.exists(path):
+            raise ValueError(f"The vocabulary of '{self.name}' is missing from the archive's assets.")
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        while lines and lines[-1] == "":
+            lines.pop()
+        self.set_vocabulary(lines if self.vocabulary_dtype == "string" else [int(line) for line in lines])
+
+    def get_build_config(self):
+        """Keras's build config of a lookup layer: empty (it is built from its vocabulary, not from shapes)."""
+        return {}
+
+    def build_from_config(self, config):
+        """Build without shapes, as Keras does when loading a lookup layer."""
+        self.build(None)
+
     def get_config(self):
         return {**super().get_config(), "invert": self.invert, "max_tokens": self.max_tokens,
                 "num_oov_indices": self.num_oov_indices, "oov_token": self.oov_token,

@@ -204,6 +204,10 @@ class Normalization(Layer):
         x = t.cast(x, compute)
         return t.reduce_mean(x, axis=self._reduce_axis), t.math.reduce_variance(x, axis=self._reduce_axis)
 
+    def _on_variables_loaded(self):
+        """After a model file's values are assigned (as Keras's ``load_own_variables`` does): use them."""
+        self.finalize_state()
+
     def finalize_state(self):
         """Make the statistics ``call`` uses from the learned weights."""
         if self.input_mean is not None or not self.built:

@@ -162,6 +162,14 @@ class TextVectorization(PreprocessingLayer):
         """Set the vocabulary (and the ``"tf_idf"`` weights); see ``StringLookup.set_vocabulary``."""
         self._lookup_layer.set_vocabulary(vocabulary, idf_weights=idf_weights)
 
+    def save_assets(self, dir_path):
+        """The vocabulary, as the lookup layer inside writes it (see ``IndexLookup.save_assets``)."""
+        self._lookup_layer.save_assets(dir_path)
+
+    def load_assets(self, dir_path):
+        """Read the vocabulary :meth:`save_assets` wrote."""
+        self._lookup_layer.load_assets(dir_path)
+
     def get_config(self):
         return {**super().get_config(), "max_tokens": self._lookup_layer.max_tokens,
                 "standardize": self._standardize, "split": self._split, "ngrams": self._ngrams_arg,
