@@ -573,3 +573,24 @@ def test_an_adapted_tf_idf_vocabulary_is_refused_with_the_reason(tmp_path):
     with pytest.raises(ValueError, match="does not store its idf weights"):
         model.save(tmp_path / "m.keras")
     assert not (tmp_path / "m.keras").exists()
+
+
+def test_function_initializers_are_written_as_keras_writes_functions(tmp_path):
+    # Keras 3 in TF 2.21: {'module': 'builtins', 'class_name': 'function', 'config': <name>,
+    # 'registered_name': 'function'}; a registered function loads back, any other is Keras's TypeError.
+    @tf.keras.saving.register_keras_serializable(package="Tests")
+    def ones_init(shape, dtype=None):
+        return tf.ones(shape, dtype)
+
+    def plain_init(shape, dtype=None):
+        return tf.ones(shape, dtype)
+
+    assert tf.keras.layers.Dense(1, kernel_initializer=plain_init).get_config()["kernel_initializer"] == {
+        "module": "builtins", "class_name": "function", "config": "plain_init", "registered_name": "function"}
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, kernel_initializer=ones_init)])
+    model.save(tmp_path / "registered.keras")
+    assert tf.keras.models.load_model(tmp_path / "registered.keras").layers[0].kernel_initializer is ones_init
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, kernel_initializer=plain_init)])
+    model.save(tmp_path / "plain.keras")
+    with pytest.raises(TypeError, match="could not be deserialized properly"):
+        tf.keras.models.load_model(tmp_path / "plain.keras")

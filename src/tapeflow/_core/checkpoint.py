@@ -514,8 +514,7 @@ class Checkpoint:
 
     def _write(self, file_prefix, extra=None):
         path = os.fspath(file_prefix)
-        self.save_counter  # noqa: B018 - the counter is part of every checkpoint
-        graph = _Graph(self)
+        graph = _Graph(self)  # (the save counter is in it once ``save`` or ``restore`` made it, as in TF)
         # ``_snapshot``: a whole value even while another thread updates the variable in place.
         values = {key: np.array(_base(v)._snapshot()) for key, v in graph.values.items()}
         cio.write_checkpoint(path, values, graph.meta, extra)
@@ -532,8 +531,10 @@ class Checkpoint:
         return path
 
     def read(self, save_path, options=None):
-        """Restore from ``save_path`` (see :meth:`restore`)."""
-        return self.restore(save_path)
+        """Restore from ``save_path`` (see :meth:`restore`), without making the save counter (as TF's ``read``)."""
+        if save_path is None:
+            return InitializationOnlyStatus()
+        return _restore(self, os.fspath(save_path))
 
     def restore(self, save_path, options=None):
         """Restore the values saved at ``save_path``; ``None`` restores nothing.

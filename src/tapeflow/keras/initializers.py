@@ -456,12 +456,22 @@ ALL_OBJECTS_DICT.update({"IdentityInitializer": Identity, "OrthogonalInitializer
 
 
 def serialize(initializer):
-    """The initializer as Keras's config dict: ``{"module", "class_name", "config", "registered_name"}``."""
+    """The initializer as Keras's config dict: ``{"module", "class_name", "config", "registered_name"}`` (a plain
+    function as Keras writes a function)."""
+    if not hasattr(initializer, "get_config"):
+        from .saving.serialization_lib import serialize_keras_object  # noqa: PLC0415 - saving builds on this module
+
+        return serialize_keras_object(initializer)
     return serialize_object(initializer, "keras.initializers")
 
 
 def deserialize(config, custom_objects=None):
-    """An initializer from :func:`serialize`'s dict or a name (an unknown name comes back unchanged)."""
+    """An initializer from :func:`serialize`'s dict or a name (an unknown name comes back unchanged); a function's
+    dict names a registered function."""
+    if isinstance(config, dict) and config.get("class_name") == "function":
+        from .saving.serialization_lib import deserialize_keras_object  # noqa: PLC0415
+
+        return deserialize_keras_object(config, custom_objects=custom_objects)
     return deserialize_object(config, ALL_OBJECTS_DICT, custom_objects)
 
 

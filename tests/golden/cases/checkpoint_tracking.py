@@ -195,3 +195,20 @@ def delayed_restoration_of_an_unbuilt_keras_model(tf):
         return [bool(np.allclose(before.numpy(), after.numpy())), catch(lambda: status.assert_consumed() and "ok"),
                 len(fresh.weights)]
     return _in_tmp(tf, run)
+
+
+@case
+def write_and_read_leave_the_save_counter_alone(tf):
+    directory = tempfile.mkdtemp()
+    v = tf.Variable(1.0)
+    c = tf.train.Checkpoint(v=v)
+    first = c.write(directory + "/w1")
+    listed = [tf.train.list_variables(first)]
+    fresh = tf.train.Checkpoint(v=tf.Variable(0.0))
+    status = fresh.read(first)
+    status.assert_consumed()
+    restored = tf.train.Checkpoint(v=tf.Variable(0.0))
+    matched = catch(restored.restore(first).assert_existing_objects_matched)
+    c.save(directory + "/s")
+    listed.append(tf.train.list_variables(c.write(directory + "/w2")))
+    return [listed, matched, fresh.v, restored.v]

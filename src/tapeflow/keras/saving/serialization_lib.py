@@ -146,8 +146,10 @@ def _serialize_function(fn):
         if table.get(fn.__name__) is fn:
             return {"module": module, "class_name": "function", "config": fn.__name__,
                     "registered_name": fn.__name__}
-    registered = _registry.get_registered_name(fn)
-    return {"module": fn.__module__, "class_name": "function", "config": registered, "registered_name": registered}
+    # Any other function, as Keras writes one: by the type ``function`` (of ``builtins``), named by its registered
+    # name (``package>name``) or its own.
+    return {"module": "builtins", "class_name": "function", "config": _registry.get_registered_name(fn),
+            "registered_name": "function"}
 
 
 def _lookup(name, custom_objects):
