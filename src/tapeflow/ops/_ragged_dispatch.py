@@ -5,9 +5,10 @@ Two ways, both cheap for dense tensors:
 - the hot elementwise math, reductions, ``concat``, ``gather``, ``where`` ... test their arguments inline and call
   the hooks below (``ragged_ops.py`` does the work);
 - every other function TF dispatches for ragged tensors is listed in :data:`API`: when a namespace module installs
-  its names (``exports.install``), each listed function is wrapped so that a call with a ragged argument (or a
-  ``DynamicRaggedShape``) goes to its ragged version in ``ragged_api.py``, loaded on the first such call. The table
-  is the list of what works on ragged tensors, in one place.
+  its names (``exports.install``), each listed function is wrapped. The dense function runs first; when it fails
+  and an argument is ragged (or a ``DynamicRaggedShape``, which no dense function converts), the call goes to the
+  ragged version in ``ragged_api.py``, loaded on the first such call. The table is the list of what works on
+  ragged tensors, in one place.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ RAGGED_TYPES = set()
 def register(cls):
     """Let instances of ``cls`` send calls of the listed functions to their ragged versions."""
     RAGGED_TYPES.add(cls)
-    _LOOK.add(cls)
 
 _E, _B = "elementwise", "binary_elementwise"
 _STRING_OPS = ("length", "upper", "lower", "strip", "substr", "regex_full_match", "regex_replace", "as_string",
@@ -61,10 +61,6 @@ API = {
 }
 
 
-# The types whose presence sends a call to the slow check: the ragged ones, and the sequences that may hold them.
-_LOOK = {list, tuple}
-
-
 def _holds_ragged(values):
     types = RAGGED_TYPES
     for a in values:
@@ -92,29 +88,20 @@ def wrap(path, fn):
     name, _, arg = kind.partition(":")
     handler = []
 
-    look = _LOOK
-
     @functools.wraps(fn)
     def api(*args, **kwargs):
-        # The dense path costs one set lookup per argument (the types are the same few every call).
-        for a in args:
-            if type(a) in look:
-                break
-        else:
-            if not kwargs:
-                return fn(*args)
-            for a in kwargs.values():
-                if type(a) in look:
-                    break
-            else:
-                return fn(*args, **kwargs)
-        if _holds_ragged(args) or (kwargs and _holds_ragged(kwargs.values())):
-            if not handler:
-                module = importlib.import_module(".ragged_api", __package__)
-                made = getattr(module, name)
-                handler.append(made(arg) if arg else made)
-            return handler[0](fn, *args, **kwargs)
-        return fn(*args, **kwargs)
+        # The dense function runs first: it cannot convert a ragged argument, so only a failed call looks for one
+        # (the dense path pays one frame, no scan of its arguments).
+        try:
+            return fn(*args, **kwargs)
+        except Exception:
+            if not (_holds_ragged(args) or (kwargs and _holds_ragged(kwargs.values()))):
+                raise
+        if not handler:
+            module = importlib.import_module(".ragged_api", __package__)
+            made = getattr(module, name)
+            handler.append(made(arg) if arg else made)
+        return handler[0](fn, *args, **kwargs)
 
     api._tapeflow_dense = fn  # (the function the wrapper serves)
     _WRAPPED[id(fn)] = api
