@@ -20,7 +20,6 @@ from .array_ops import cast, reshape, zeros_like
 from .array_ops import fill as _fill
 from .array_ops import ones as _ones
 from .array_ops import range as _range
-from .array_ops import reshape as _reshape
 from .array_ops import size as _size
 from .array_ops import zeros as _zeros
 from .gather_ops import gather
@@ -35,7 +34,8 @@ from .ragged_ops import reduce as _ragged_reduce
 from .ragged_tensor import RAGGED_ROW_POSITIONS, RaggedTensor
 from .reduction_ops import cumsum as _cumsum
 
-__all__ = ["elementwise", "binary_elementwise", "tile", "reverse", "expand_dims", "squeeze", "rank", "size",
+__all__ = ["elementwise", "binary_elementwise", "sigmoid_cross_entropy_with_logits", "add_n", "tile", "reverse",
+           "expand_dims", "squeeze", "rank", "size",
            "one_hot", "embedding_lookup", "split", "cumsum", "unsorted_segment", "dynamic_partition",
            "gather_nd", "matmul", "reshape_ragged", "shaped", "softmax", "bincount", "reduce_join",
            "string_format", "assert_equal", "map_fn"]
@@ -323,9 +323,9 @@ def gather_nd(fn, params, indices, batch_dims=0, name=None, bad_indices_policy="
     (row, then position in it ...); a full index gives a value, a partial one a (ragged) row."""
     if batch_dims:
         raise ValueError("batch_dims != 0 is not supported for ragged gather_nd yet")
-    idx = cast(to_tensor(indices), _dtypes.int64)
     if is_ragged(indices):
         raise TypeError("ragged indices are not supported by gather_nd with ragged params")
+    idx = cast(to_tensor(indices), _dtypes.int64)
     lead = idx.shape.as_list()[:-1]
     depth = idx.shape.as_list()[-1]
     flat_idx = reshape(idx, [-1, depth])
@@ -364,9 +364,9 @@ def reshape_ragged(fn, tensor, shape, name=None):
     """``tf.reshape`` of a ragged tensor (its values in row-major order) or to a ``DynamicRaggedShape``."""
     values = tensor.flat_values if is_ragged(tensor) else to_tensor(tensor)
     if getattr(shape, "_tapeflow_ragged_shape", False):
-        return _shaped(_reshape(values, _inner(shape)), shape)
+        return _shaped(reshape(values, _inner(shape)), shape)
     if is_ragged(tensor) and tensor.flat_values.shape.rank > 1:
-        values = _reshape(values, [-1])
+        values = reshape(values, [-1])
     return fn(values, shape)
 
 
@@ -454,8 +454,7 @@ def reduce_join(fn, inputs, axis=None, keepdims=False, separator="", name=None):
         if not is_ragged(out):
             out = fn(out, a, False, separator)
         elif a == 0:
-            ids = cast(zeros_like(out.value_rowids()) if not is_ragged(out.values) else out.value_rowids() * 0,
-                       _dtypes.int32)
+            ids = cast(_range(out.nrows()) * 0, _dtypes.int32)  # every row into one, position by position
             joined = _join_rows(out, ids, 1, separator, unsorted_segment_join)
             out = joined[0]
         elif a == 1:
@@ -529,6 +528,8 @@ def _ragged_text(rt, summarize):
 
 
 def _joined(rt, summarize, segment_join, join):
+    """Each row of ``rt`` (strings, its inner rows joined first) as ``[a, b, ...]``, with ``...`` for what
+    ``summarize`` leaves out of rows longer than twice it."""
     if is_ragged(rt.values):
         rt = rt.with_values(_joined(rt.values, summarize, segment_join, join))
     values = rt.values

@@ -91,6 +91,8 @@ def ragged_strings(tf):
             tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]), axis=0),
             tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]])),
             tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]), axis=1, keepdims=True),
+            tf.strings.reduce_join(tf.ragged.constant([["a", "b"], ["c", "d", "e"]]), axis=0),
+            tf.strings.reduce_join(tf.ragged.constant([[["a"], ["b", "x"]], [["c", "d", "e"]]]), axis=0),
             tf.strings.as_string(ri), tf.strings.to_number(tf.strings.as_string(ri)), tf.io.encode_base64(s),
             tf.io.decode_base64(tf.io.encode_base64(s)), tf.strings.unicode_transcode(s, "UTF-8", "UTF-16-BE"),
             tf.strings.format("{}", ri), tf.strings.format("{} and {}", (ri, 3)),
