@@ -105,6 +105,10 @@ class name_scope:  # noqa: N801 - TF's name
 #: Every live variable by id (weakly): a traced function's reads name their variable by id (``equation.READ``).
 LIVE = weakref.WeakValueDictionary()
 
+#: Called with each new variable once it is made (``tf.distribute`` installs one that mirrors variables made in a
+#: strategy's scope across processes); empty until then.
+ON_CREATE = []
+
 
 def _scoped(name):
     prefix = "/".join(_SCOPES.stack)
@@ -174,6 +178,8 @@ class Variable:
         self._aggregation = aggregation
         LIVE[self._id] = self
         report_variable(self)
+        if ON_CREATE:
+            ON_CREATE[0](self)
 
     # --- reading -------------------------------------------------------------------------------------------
     def _read(self) -> Tensor:
