@@ -49,6 +49,7 @@ class Batches:
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False,
                  class_weight=None, inputs_only=False):
+        self.order_fn = np.random.permutation  # a shuffle's order (processes training together share rank 0's)
         self._steps = steps
         self._inputs_only = inputs_only
         if is_dataset(x):
@@ -90,7 +91,7 @@ class Batches:
     # --- in-memory arrays --------------------------------------------------------------------------------
     def _array_epoch(self):
         n, size = self._n, self._batch_size
-        order = np.random.permutation(n) if self._shuffle else None
+        order = self.order_fn(n) if self._shuffle else None
         x, y, sw = self._arrays
         for step, start in enumerate(range(0, n, size)):
             if step >= self.num_batches:
