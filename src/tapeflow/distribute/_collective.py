@@ -9,7 +9,7 @@ and widens the result again.
 **Agreement.** Before the data moves, the ranks compare a 64-bit signature of what they are about to reduce (names,
 shapes, dtypes) with one tiny ``MAX`` allreduce of ``(h, -h)``: equal signatures give ``max == min``. When they
 differ (a rank built another model, or other variable shapes) every rank gathers the lists and raises the same
-``ValueError`` naming the variables that differ, instead of reducing mismatched buffers or waiting forever.
+``InvalidArgumentError`` naming the variables that differ, instead of reducing mismatched buffers or waiting forever.
 
 **In traced functions.** The collectives are stateful ops (never folded or dropped) whose forward talks to the
 other ranks when the program runs. While ``tf.function`` traces, the forward only stands in (it returns its
@@ -24,6 +24,7 @@ import zlib
 
 import numpy as np
 
+from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import Op
 from .._core.state import STATE
@@ -58,15 +59,17 @@ def _signature(entries):
 
 
 def check_agreement(comm, entries, what):
-    """Raise the same ``ValueError`` on every rank when ``entries`` (a tuple of ``(name, shape, dtype)``) differ
-    between ranks; ``what`` says which collective it was (see the module docstring)."""
+    """Raise the same ``tf.errors.InvalidArgumentError`` on every rank when ``entries`` (a tuple of
+    ``(name, shape, dtype)``) differ between ranks; ``what`` says which collective it was (see the module
+    docstring)."""
     h = _signature(entries)
     probe = np.array([h, -h], dtype=np.int64)
     comm.allreduce_inplace(probe, "MAX")
     if probe[0] == -probe[1]:
         return
     lists = comm.allgather_object(entries)
-    raise ValueError(_difference_text(lists, what))
+    # An op error passes through the op dispatch unchanged (a ValueError would be rewrapped with shapes).
+    raise errors.InvalidArgumentError(None, None, _difference_text(lists, what))
 
 
 def _difference_text(lists, what):
