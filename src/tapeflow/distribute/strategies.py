@@ -22,6 +22,8 @@ import enum
 import numpy as np
 
 from .._core import nest
+from .._core.logs import get_logger
+from .._core.state import STATE
 from .._core import variable as _variable
 from .._core.tensor import constant, convert_to_tensor
 from . import _context
@@ -33,6 +35,9 @@ __all__ = ["ReduceOp", "Strategy", "StrategyExtended", "MirroredStrategy", "Mult
            "experimental_set_strategy"]
 
 _LOCAL_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+_EAGER_RUN = ("Using MirroredStrategy eagerly has significant overhead currently. We will be working on improving "
+              "this in the future, but for now please wrap `call_for_each_replica` or `experimental_run` or `run` "
+              "inside a tf.function to get the best performance.")
 _CROSS_ONLY = "Method requires being in cross-replica context, use get_replica_context().merge_call()"
 
 
@@ -151,6 +156,11 @@ class _DefaultReplicaContext(ReplicaContext):
     @property
     def devices(self):
         return ("",)
+
+    @property
+    def replica_id_in_sync_group(self):
+        """0, a Python int in the default replica context (as in TF)."""
+        return 0
 
 
 class StrategyExtended:
@@ -321,6 +331,12 @@ class MirroredStrategy(Strategy):
 
     def __init__(self, devices=None, cross_device_ops=None):
         super().__init__(LocalComm())
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        self._require_cross_replica()
+        if STATE.tracer is None:  # TF's advice, logged on each eager call
+            get_logger().warning(_EAGER_RUN)
+        return super().run(fn, args, kwargs, options)
 
 
 class OneDeviceStrategy(Strategy):
