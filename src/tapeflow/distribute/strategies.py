@@ -22,9 +22,9 @@ import enum
 import numpy as np
 
 from .._core import nest
+from .._core import variable as _variable
 from .._core.logs import get_logger
 from .._core.state import STATE
-from .._core import variable as _variable
 from .._core.tensor import constant, convert_to_tensor
 from . import _context
 from ._comm import LocalComm, world
