@@ -151,3 +151,45 @@ def test_distributed_dataset_splits_global_batches():
     ds = tf.data.Dataset.range(10).batch(4)
     parts = [[t.numpy().tolist() for t in DistributedDataset(ds, _Half(r))] for r in (0, 1)]
     assert parts == [[[0, 1], [4, 5], [8, 9]], [[2, 3], [6, 7], []]]
+
+
+def test_distributed_optimizer_accumulates_backward_passes():
+    hvd.init()
+    plain = tf.keras.optimizers.SGD(0.1)
+    wrapped = hvd.DistributedOptimizer(tf.keras.optimizers.SGD(0.1), backward_passes_per_step=2,
+                                       average_aggregated_gradients=True)
+    a, b = tf.Variable([1.0, 2.0]), tf.Variable([1.0, 2.0])
+    plain.apply_gradients([(tf.constant([0.5, -1.0]), a)])  # the mean of the two passes below
+    wrapped.apply_gradients([(tf.constant([1.0, -3.0]), b)])
+    np.testing.assert_array_equal(b.numpy(), [1.0, 2.0])  # the first pass changes nothing
+    assert int(wrapped.iterations) == 0
+    wrapped.apply_gradients([(tf.constant([0.0, 1.0]), b)])
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert int(wrapped.iterations) == 1
+    with pytest.raises(ValueError, match="backward_passes_per_step"):
+        hvd.DistributedOptimizer(tf.keras.optimizers.SGD(0.1), backward_passes_per_step=0)
+
+
+def test_gradient_groups():
+    from tapeflow.horovod import _groups_of
+
+    a, b, c = tf.Variable(1.0), tf.Variable(2.0), tf.Variable(3.0)
+    assert _groups_of(3, 0, None, [a, b, c]) == [[0, 1, 2]]
+    assert _groups_of(3, 2, None, [a, b, c]) == [[0, 1], [2]]
+    assert _groups_of(3, 0, [[c], [a]], [a, b, c]) == [[2], [0], [1]]
+
+
+def test_variables_made_in_a_mirrored_scope_are_mirrored():
+    with tf.distribute.MirroredStrategy().scope():
+        v = tf.Variable([1.0, 2.0], name="w")
+        layer = tf.keras.layers.Dense(2)
+        layer.build((None, 3))
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        u = tf.Variable(1.0)
+    assert type(v).__name__ == "MirroredVariable" and isinstance(v, tf.Variable)
+    assert repr(v).startswith("MirroredVariable:{\n  0: <tf.Variable 'w:0' shape=(2,)")
+    assert type(layer.kernel.value).__name__ == "MirroredVariable"
+    assert type(u).__name__ == "ResourceVariable"
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v * v)
+    np.testing.assert_array_equal(tape.gradient(y, v).numpy(), [2.0, 4.0])

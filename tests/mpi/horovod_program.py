@@ -40,13 +40,15 @@ def train(mode, compression=hvd.Compression.none):
             loss = tf.reduce_mean(tf.reduce_sum((forward(variables, bx) - by) ** 2, axis=1))
         if mode == "tape":
             tape = hvd.DistributedGradientTape(tape, compression=compression)
+        elif mode == "groups":  # two fused exchanges, and the average divided before and after the sum
+            tape = hvd.DistributedGradientTape(tape, num_groups=2, gradient_predivide_factor=2.0)
         grads = tape.gradient(loss, variables + [unused])
         assert grads[-1] is None
         opt.apply_gradients(zip(grads[:-1], variables))
     return [v.numpy() for v in variables]
 
 
-for mode in ("tape", "optimizer"):
+for mode in ("tape", "optimizer", "groups"):
     got = train(mode)
     assert_close(got, want, f"horovod {mode}")
     assert_same_on_every_rank(got, hvd.allgather_object, f"horovod {mode}")

@@ -59,7 +59,8 @@ __all__ = ["Variable", "name_scope", "VariableSynchronization", "VariableAggrega
 
 
 class VariableSynchronization:
-    """Where a distributed variable is synchronized (accepted for compatibility; tapeflow has one replica)."""
+    """Where a distributed variable is synchronized (``tf.distribute`` mirrors variables made in a strategy's scope
+    whatever this says)."""
 
     AUTO, NONE, ON_WRITE, ON_READ = 0, 1, 2, 3
 

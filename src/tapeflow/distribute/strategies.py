@@ -29,9 +29,9 @@ from .._core.tensor import constant, convert_to_tensor
 from . import _context
 from ._comm import LocalComm, world
 
-__all__ = ["ReduceOp", "Strategy", "StrategyExtended", "MirroredStrategy", "MultiWorkerMirroredStrategy",
-           "OneDeviceStrategy", "ReplicaContext", "DistributedValues", "PerReplica", "ValueContext",
-           "get_strategy", "has_strategy", "in_cross_replica_context", "get_replica_context",
+__all__ = ["MirroredVariable", "ReduceOp", "Strategy", "StrategyExtended", "MirroredStrategy",
+           "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReplicaContext", "DistributedValues", "PerReplica",
+           "ValueContext", "get_strategy", "has_strategy", "in_cross_replica_context", "get_replica_context",
            "experimental_set_strategy"]
 
 _LOCAL_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -184,6 +184,8 @@ class StrategyExtended:
 class Strategy:
     """A way to run a computation on several replicas (``tf.distribute.Strategy``); see the module docstring."""
 
+    _mirrors = False  # whether variables made in its scope are MirroredVariables
+
     def __init__(self, comm=None, devices=(_LOCAL_DEVICE,)):
         self._comm = comm or LocalComm()
         self._extended = StrategyExtended(self, devices)
@@ -329,6 +331,8 @@ class MirroredStrategy(Strategy):
     For several processes use ``MultiWorkerMirroredStrategy`` (or ``tapeflow.horovod``) under ``mpiexec``.
     """
 
+    _mirrors = True
+
     def __init__(self, devices=None, cross_device_ops=None):
         super().__init__(LocalComm())
 
@@ -350,6 +354,8 @@ class OneDeviceStrategy(Strategy):
 class MultiWorkerMirroredStrategy(Strategy):
     """Synchronous training with one replica per process of an ``mpiexec`` job
     (``tf.distribute.MultiWorkerMirroredStrategy``); one replica, without MPI, when started alone."""
+
+    _mirrors = True
 
     def __init__(self, cluster_resolver=None, communication_options=None):
         comm = world()
@@ -387,10 +393,32 @@ def get_replica_context():
     return replica
 
 
+class MirroredVariable(_variable.ResourceVariable):
+    """A variable made in a mirrored strategy's scope: one copy per replica, kept equal (``values``: the local
+    replica's copy); otherwise a ``tf.Variable``."""
+
+    @property
+    def values(self):
+        return (self,)
+
+    @property
+    def synchronization(self):
+        return _variable.VariableSynchronization.ON_WRITE
+
+    def __repr__(self):
+        return f"MirroredVariable:{{\n  0: {_variable.ResourceVariable.__repr__(self)}\n}}"
+
+    __str__ = __repr__
+
+
 def _on_variable_created(variable):
     strategy, _ = _context.current()
-    if strategy is not None and strategy._comm.size > 1:
+    if strategy is None or not strategy._mirrors:
+        return
+    if strategy._comm.size > 1:
         strategy._mirror(variable)
+    if type(variable) is _variable.ResourceVariable:
+        variable.__class__ = MirroredVariable
 
 
 if not _variable.ON_CREATE:

@@ -195,20 +195,39 @@ def allgather_object(obj, name=None):
     return _comm().allgather_object(obj)
 
 
-def _reduce_gradients(grads, sources, op, compression, sparse_as_dense):
+def _groups_of(n, num_groups, groups, sources):
+    """The gradient positions of each fused exchange: all in one (the default), ``num_groups`` even slices, or the
+    given ``groups`` of variables (each a list of variables; the rest in a last group)."""
+    if groups is not None:
+        ids = {id(v): i for i, v in enumerate(sources)}
+        out = [[ids[id(v)] for v in group if id(v) in ids] for group in groups]
+        listed = {i for group in out for i in group}
+        rest = [i for i in range(n) if i not in listed]
+        return [g for g in out + [rest] if g]
+    if num_groups and num_groups > 1:
+        return [list(part) for part in np.array_split(np.arange(n), min(num_groups, max(n, 1))) if len(part)]
+    return [list(range(n))]
+
+
+def _reduce_gradients(grads, sources, op, compression, sparse_as_dense, predivide=1.0, num_groups=0, groups=None):
     """``grads`` reduced over the ranks: ``None`` kept, ``IndexedSlices`` gathered (or densified first with
-    ``sparse_as_dense``), the dense ones in one fused exchange."""
+    ``sparse_as_dense``), the dense ones in one fused exchange per group. With ``predivide`` ``f`` an average
+    divides by ``f`` before the sum and multiplies by ``f / size()`` after (Horovod's
+    ``gradient_predivide_factor``)."""
     grads = list(grads)
     names = [str(getattr(v, "path", None) or getattr(v, "name", f"gradient_{i}")) for i, v in enumerate(sources)]
     if sparse_as_dense:
         grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads]
-    dense = [i for i, g in enumerate(grads) if g is not None and not isinstance(g, IndexedSlices)]
     out = list(grads)
-    if dense:
-        reduced = grouped_allreduce([grads[i] for i in dense], op=op, compression=compression,
-                                    names=[names[i] for i in dense])
-        for i, r in zip(dense, reduced):
-            out[i] = r
+    scale = {} if predivide == 1.0 or op != Average else {"prescale_factor": 1.0 / predivide,
+                                                          "postscale_factor": predivide}
+    for group in _groups_of(len(grads), num_groups, groups, sources):
+        dense = [i for i in group if grads[i] is not None and not isinstance(grads[i], IndexedSlices)]
+        if dense:
+            reduced = grouped_allreduce([grads[i] for i in dense], op=op, compression=compression,
+                                        names=[names[i] for i in dense], **scale)
+            for i, r in zip(dense, reduced):
+                out[i] = r
     for i, g in enumerate(grads):
         if isinstance(g, IndexedSlices):
             out[i] = allreduce(g, op=op)
@@ -220,9 +239,13 @@ class DistributedGradientTape:
 
     Args:
         gradtape: the tape (after its ``with`` block).
+        device_dense, device_sparse: where Horovod would reduce (every op runs on the CPU here).
         compression: ``Compression.none`` or ``Compression.fp16``.
         sparse_as_dense: densify ``IndexedSlices`` gradients and allreduce them (else their rows are gathered).
         op: ``Average`` (default) or ``Sum`` (or ``Min``, ``Max``, ``Product``).
+        gradient_predivide_factor: for an average, divide by it before the sum and multiply by it after.
+        num_groups, groups: split the fused exchange into that many even groups, or into the given groups of
+            variables (the default is one fused exchange, cut only at the fusion threshold).
     """
 
     def __init__(self, gradtape, device_dense="", device_sparse="", compression=Compression.none,
@@ -231,6 +254,8 @@ class DistributedGradientTape:
         self._compression = compression
         self._sparse_as_dense = sparse_as_dense
         self._op = _op_and_average(None, op)
+        self._predivide = gradient_predivide_factor
+        self._num_groups, self._groups = num_groups, groups
         _comm()
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients=None):
@@ -241,7 +266,8 @@ class DistributedGradientTape:
         grads = self._tape.gradient(target, sources, output_gradients=output_gradients, **kwargs)
         flat_sources = nest.flatten(sources)
         flat = nest.flatten(grads) if nest.is_nested(sources) else [grads]
-        reduced = _reduce_gradients(flat, flat_sources, self._op, self._compression, self._sparse_as_dense)
+        reduced = _reduce_gradients(flat, flat_sources, self._op, self._compression, self._sparse_as_dense,
+                                    self._predivide, self._num_groups, self._groups)
         return nest.pack_sequence_as(sources, reduced) if nest.is_nested(sources) else reduced[0]
 
     def __getattr__(self, name):
@@ -252,18 +278,44 @@ def DistributedOptimizer(optimizer, name=None, device_dense="", device_sparse=""
                          sparse_as_dense=False, backward_passes_per_step=1, op=None, gradient_predivide_factor=1.0,
                          average_aggregated_gradients=False, num_groups=0, groups=None):  # noqa: N802 - Horovod's
     """A copy of the Keras ``optimizer`` (same class and config) that reduces the gradients over the ranks before
-    applying them (averaged by default)."""
+    applying them (averaged by default; the arguments as for :class:`DistributedGradientTape`).
+
+    With ``backward_passes_per_step`` ``n > 1`` the gradients of ``n`` calls are added up locally and only every
+    ``n``-th call reduces and applies them (divided by ``n`` with ``average_aggregated_gradients``); the calls in
+    between change no variable.
+    """
     op = _op_and_average(None, op)
+    if backward_passes_per_step < 1:
+        raise ValueError(f"backward_passes_per_step must be >= 1, got {backward_passes_per_step}")
     _comm()
     base = type(optimizer)
 
     def apply(self, grads, trainable_variables=None):
         variables = trainable_variables if trainable_variables is not None else self._trainable_variables
-        grads = _reduce_gradients(list(grads), list(variables), op, compression, sparse_as_dense)
+        grads = list(grads)
+        if backward_passes_per_step > 1:
+            grads = self._hvd_accumulate(grads)
+            if grads is None:
+                return None
+        grads = _reduce_gradients(grads, list(variables), op, compression, sparse_as_dense,
+                                  gradient_predivide_factor, num_groups, groups)
         return base.apply(self, grads, trainable_variables)
 
-    cls = type(base.__name__, (base,), {"apply": apply, "__module__": base.__module__,
-                                        "__doc__": base.__doc__})
+    def accumulate(self, grads):
+        grads = [None if g is None else convert_to_tensor(g) for g in grads]
+        held = self.__dict__.get("_hvd_held")
+        held = grads if held is None else [a if g is None else g if a is None else a + g for a, g in zip(held, grads)]
+        count = self.__dict__.get("_hvd_count", 0) + 1
+        if count < backward_passes_per_step:
+            self._hvd_held, self._hvd_count = held, count
+            return None
+        self._hvd_held, self._hvd_count = None, 0
+        if average_aggregated_gradients:
+            held = [None if g is None else g / float(backward_passes_per_step) for g in held]
+        return held
+
+    cls = type(base.__name__, (base,), {"apply": apply, "_hvd_accumulate": accumulate,
+                                        "__module__": base.__module__, "__doc__": base.__doc__})
     config = optimizer.get_config()
     if name is not None:
         config["name"] = name

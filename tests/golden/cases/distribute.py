@@ -35,8 +35,10 @@ def scope_and_run_contexts(tf):
     m = tf.distribute.MirroredStrategy()
     out = []
     with m.scope():
+        v = tf.Variable([1.0, 2.0], name="w")
         out += [tf.distribute.has_strategy(), tf.distribute.in_cross_replica_context(),
-                tf.distribute.get_replica_context() is None, tf.distribute.get_strategy() is m]
+                tf.distribute.get_replica_context() is None, tf.distribute.get_strategy() is m, type(v).__name__,
+                repr(v), isinstance(v, tf.Variable), v * 2.0]
 
         def fn(x):
             ctx = tf.distribute.get_replica_context()
