@@ -193,3 +193,14 @@ def test_variables_made_in_a_mirrored_scope_are_mirrored():
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(v * v)
     np.testing.assert_array_equal(tape.gradient(y, v).numpy(), [2.0, 4.0])
+
+
+def test_model_checkpoint_writes_on_rank_0_only():
+    from tapeflow.keras.callbacks.monitor import _writes_files
+
+    class _Model:
+        def __init__(self, rank):
+            self._distribute_strategy = type("S", (), {"_comm": type("C", (), {"rank": rank})()})()
+
+    assert _writes_files(_Model(0)) and not _writes_files(_Model(1))
+    assert _writes_files(object())

@@ -78,8 +78,10 @@ def test_variables_that_differ_between_ranks_are_named_at_the_first_allreduce():
     assert "'extra:0' (rank 0: missing, rank 1: shape [1] float32)" in proc.stderr
 
 
-def test_a_rank_killed_with_sigkill_ends_the_job():
-    proc = _run("fault_program.py", "kill")
+def test_a_rank_killed_with_sigkill_ends_the_job_and_the_last_checkpoint_restores(tmp_path):
+    proc = _run("fault_program.py", "kill", tmp_path)
     assert proc.returncode != 0
     assert "signal 9" in proc.stdout + proc.stderr
     assert "finished" not in proc.stdout
+    restored = _run("fault_program.py", "restore", tmp_path)
+    _ok(restored, 2)
