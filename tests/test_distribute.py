@@ -34,6 +34,11 @@ class _Pair:
         elif op == "SUM":
             buffer *= 2
 
+    def allreduce(self, array, op="SUM"):
+        out = np.array(array, copy=True)
+        self.allreduce_inplace(out, op)
+        return out
+
     def allgather_object(self, obj):
         return [obj, self.other_entries]
 
@@ -71,6 +76,11 @@ def test_one_fused_message_per_dtype_not_per_variable(monkeypatch):
     comm.messages.clear()
     _collective.allreduce_arrays(arrays[:3] + arrays[4:], comm=comm)
     assert [m[1] for m in comm.messages] == [2, 6, 6, 5]  # float32: [6], then [4 + 2]; float64: [5]
+    monkeypatch.setenv("TAPEFLOW_FUSION_ALONE", "20")  # bytes: the 6 floats travel alone, the rest together
+    comm.messages.clear()
+    out = _collective.allreduce_arrays(arrays[:2] + arrays[4:], comm=comm)
+    assert [m[1] for m in comm.messages] == [2, 6, 6]
+    np.testing.assert_array_equal(out[0], arrays[0] * 2)
 
 
 def test_fp16_compression_halves_the_bytes():

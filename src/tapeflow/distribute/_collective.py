@@ -1,10 +1,12 @@
 """Collectives on tensors: fused allreduce, allgather and broadcast, as ops a traced function keeps.
 
-**Fusion.** :func:`allreduce_arrays` packs every array of one call (all of a step's gradients) into a few large
+**Fusion.** :func:`allreduce_arrays` packs the arrays of one call (all of a step's gradients) into a few large
 contiguous buffers, one per dtype and at most ``TAPEFLOW_FUSION_THRESHOLD`` bytes each (64 MiB by default, as
 Horovod's ``HOROVOD_FUSION_THRESHOLD``), and reduces each with a single ``MPI_Allreduce`` in place: a step costs a
-few messages, not one per variable. ``compression="fp16"`` sends float buffers as ``float16`` (half the bytes)
-and widens the result again.
+few messages, not one per variable. An array of ``TAPEFLOW_FUSION_ALONE`` bytes or more (256 KiB by default) is a
+message of its own, reduced straight from the array into its result: at that size the message's latency is small
+beside the time a copy into a buffer and out again would take. ``compression="fp16"`` sends float buffers as
+``float16`` (half the bytes) and widens the result again; an average divides the buffer in place, once.
 
 **Agreement.** Before the data moves, the ranks compare a 64-bit signature of what they are about to reduce (names,
 shapes, dtypes) with one tiny ``MAX`` allreduce of ``(h, -h)``: equal signatures give ``max == min``. When they
@@ -92,16 +94,28 @@ def _difference_text(lists, what):
             f"same variables with the same shapes. Differences: " + "; ".join(problems[:20]))
 
 
+def fusion_alone():
+    """The size from which a tensor travels alone, in bytes (``TAPEFLOW_FUSION_ALONE``, 256 KiB by default)."""
+    value = os.environ.get("TAPEFLOW_FUSION_ALONE")
+    return max(int(value), 1) if value else 256 * 1024
+
+
 def _plan(arrays, compression):
-    """Groups of array positions, each one fused buffer: by (wire) dtype, cut at the fusion threshold."""
-    limit = fusion_threshold()
+    """The exchanges of one call: ``(positions, wire dtype)`` each. Arrays of one dtype share fused buffers, cut at
+    the fusion threshold; an array of ``fusion_alone()`` bytes or more travels alone, reduced from where it lies into
+    its result (copying it into a buffer would cost more than the one message latency it saves)."""
+    limit, alone = fusion_threshold(), fusion_alone()
     groups, open_groups = [], {}
     for i, a in enumerate(arrays):
         wire = np.dtype(np.float16) if compression == "fp16" and a.dtype.type in _FLOATS else a.dtype
         size = a.size * wire.itemsize
-        current = open_groups.get(wire)
+        if size >= alone:
+            groups.append([[i], size, wire])
+            continue
+        key = (wire, a.dtype)
+        current = open_groups.get(key)
         if current is None or (current[1] and current[1] + size > limit):
-            current = open_groups[wire] = [[], 0, wire]
+            current = open_groups[key] = [[], 0, wire]
             groups.append(current)
         current[0].append(i)
         current[1] += size
@@ -120,19 +134,27 @@ def allreduce_arrays(arrays, names=None, op="SUM", average=False, compression=No
     check_agreement(comm, tuple((n, a.shape, a.dtype.name) for n, a in zip(names, arrays)), what)
     out = [None] * len(arrays)
     for members, wire in _plan(arrays, compression):
-        parts = [arrays[i].ravel() for i in members]
-        buffer = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()
-        if buffer.dtype != wire:
-            buffer = buffer.astype(wire)
-        comm.allreduce_inplace(buffer, op)
+        dtype = arrays[members[0]].dtype
+        if len(members) == 1 and wire == dtype:
+            buffer = comm.allreduce(arrays[members[0]].reshape(-1), op)  # out of place: no packing copy
+        else:
+            parts = [arrays[i].reshape(-1) for i in members]
+            buffer = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()
+            if buffer.dtype != wire:
+                buffer = buffer.astype(wire)
+            comm.allreduce_inplace(buffer, op)
+            if buffer.dtype != dtype:
+                buffer = buffer.astype(dtype)  # widened before averaging: the division in the full precision
+        if average:  # one pass over the buffer, in place
+            if dtype.type in _FLOATS:
+                np.divide(buffer, comm.size, out=buffer)
+            else:
+                np.floor_divide(buffer, comm.size, out=buffer)
         offset = 0
         for i in members:
             a = arrays[i]
-            piece = buffer[offset:offset + a.size]
+            out[i] = buffer[offset:offset + a.size].reshape(a.shape)
             offset += a.size
-            if average:
-                piece = piece / comm.size if a.dtype.type in _FLOATS else piece // comm.size
-            out[i] = piece.astype(a.dtype, copy=False).reshape(a.shape)
     return out
 
 
@@ -145,8 +167,8 @@ def allreduce_tensors(tensors, names=None, op="SUM", average=False, compression=
     """:func:`allreduce_arrays` on tensors, as one stateful op (kept by traced functions; differentiable: the
     gradient of a sum is the sum of the gradients)."""
     tensors = [convert_to_tensor(t) for t in tensors]
-    if not tensors:
-        return []
+    if not tensors or (comm or world()).size == 1:
+        return list(tensors)  # one rank: every reduction is the value itself
     names = list(names) if names is not None else None
 
     def forward(*values):
