@@ -305,106 +305,98 @@ class TrainingMixin:
             ValueError: if the model is not compiled, or for an unusable ``validation_split``.
         """
         self._assert_compiled()
-        return self._distributed_loop(self._fit, x, y, batch_size, epochs, verbose, callbacks, validation_split,
-                                      validation_data, shuffle, class_weight, sample_weight, initial_epoch,
-                                      steps_per_epoch, validation_steps, validation_batch_size, validation_freq)
+        with self._distributed() as sharding:
+            verbose = 1 if verbose == "auto" else verbose
+            # Keras's order: the validation split first (so class weights weigh the training part only), then the
+            # array adapter's checks and class weights.
+            if validation_split and validation_data is None:
+                if is_dataset(x):
+                    raise ValueError("Argument `validation_split` is only supported for tensors or NumPy arrays.Found "
+                                     f"incompatible type in the input: {[type(x)]}")
+                (x, y, sample_weight), validation_data = _data.split((x, y, sample_weight), validation_split)
+            batches = Batches(x, y, sample_weight, batch_size or 32, steps_per_epoch, shuffle, class_weight)
+            if validation_data is not None:
+                vx, vy, vsw = (validation_data, None, None) if is_dataset(validation_data) else \
+                    _data.unpack_x_y_sample_weight(tuple(validation_data))
+            cbs = self._callback_list(callbacks, verbose, epochs, batches.num_batches, sharding)
+            self.stop_training = False
+            cbs.on_train_begin()
+            logs = {}
+            trace = None if self.built else traced_batch(_static(batches, sharding))
+            for epoch in range(initial_epoch, epochs):
+                self.reset_metrics()
+                cbs.on_epoch_begin(epoch)
+                for step, data in _epoch(batches, sharding):
+                    cbs.on_train_batch_begin(step)
+                    if trace is not None:
+                        with trace:
+                            logs = self._compiled_step(self.train_step, data)
+                        trace = None
+                    else:
+                        logs = self._compiled_step(self.train_step, data)
+                    cbs.on_train_batch_end(step, logs)
+                    if self.stop_training:
+                        break
+                if sharding is not None:
+                    logs = sharding.metric_logs(self, logs)
+                epoch_logs = {k: _python(logs[k]) for k in sorted(logs)}
+                if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                    val_logs = self.evaluate(vx, vy, sample_weight=vsw, batch_size=validation_batch_size or batch_size,
+                                             steps=validation_steps, verbose=0, return_dict=True,
+                                             _callbacks=cbs)
+                    epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+                cbs.on_epoch_end(epoch, epoch_logs)
+                if self.stop_training:
+                    break
+            cbs.on_train_end(epoch_logs if epochs > initial_epoch else None)
+            return self.history
 
-    def _distributed_loop(self, loop, *args, **kwargs):
-        """Run ``loop(*args, sharding, **kwargs)`` in the model's strategy scope when it has several replicas."""
+    @contextlib.contextmanager
+    def _distributed(self):
+        """The loop's ``Sharding`` (``None`` unless the model's strategy has several replicas), with the strategy's
+        scope entered and the steps sent through ``strategy.run`` while it lasts."""
         sharding = self._sharding()
         previous = self.__dict__.get("_active_sharding")
         with self._loop_scope(sharding):
             self._active_sharding = sharding
             try:
-                return loop(*args, sharding=sharding, **kwargs)
+                yield sharding
             finally:
                 self._active_sharding = previous
-
-    def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-             class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_steps, validation_batch_size,
-             validation_freq, sharding=None):
-        verbose = 1 if verbose == "auto" else verbose
-        # Keras's order: the validation split first (so class weights weigh the training part only), then the
-        # array adapter's checks and class weights.
-        if validation_split and validation_data is None:
-            if is_dataset(x):
-                raise ValueError("Argument `validation_split` is only supported for tensors or NumPy arrays.Found "
-                                 f"incompatible type in the input: {[type(x)]}")
-            (x, y, sample_weight), validation_data = _data.split((x, y, sample_weight), validation_split)
-        batches = Batches(x, y, sample_weight, batch_size or 32, steps_per_epoch, shuffle, class_weight)
-        if validation_data is not None:
-            vx, vy, vsw = (validation_data, None, None) if is_dataset(validation_data) else \
-                _data.unpack_x_y_sample_weight(tuple(validation_data))
-        cbs = self._callback_list(callbacks, verbose, epochs, batches.num_batches, sharding)
-        self.stop_training = False
-        cbs.on_train_begin()
-        logs = {}
-        trace = None if self.built else traced_batch(_static(batches, sharding))
-        for epoch in range(initial_epoch, epochs):
-            self.reset_metrics()
-            cbs.on_epoch_begin(epoch)
-            for step, data in _epoch(batches, sharding):
-                cbs.on_train_batch_begin(step)
-                if trace is not None:
-                    with trace:
-                        logs = self._compiled_step(self.train_step, data)
-                    trace = None
-                else:
-                    logs = self._compiled_step(self.train_step, data)
-                cbs.on_train_batch_end(step, logs)
-                if self.stop_training:
-                    break
-            if sharding is not None:
-                logs = sharding.metric_logs(self, logs)
-            epoch_logs = {k: _python(logs[k]) for k in sorted(logs)}
-            if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self.evaluate(vx, vy, sample_weight=vsw, batch_size=validation_batch_size or batch_size,
-                                         steps=validation_steps, verbose=0, return_dict=True,
-                                         _callbacks=cbs)
-                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
-            cbs.on_epoch_end(epoch, epoch_logs)
-            if self.stop_training:
-                break
-        cbs.on_train_end(epoch_logs if epochs > initial_epoch else None)
-        return self.history
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **kwargs):
         """The loss and metrics over ``x``/``y``: a float, a list ``[loss, metric...]`` or, with
         ``return_dict``, a dict."""
         self._assert_compiled()
-        return self._distributed_loop(self._evaluate, x, y, batch_size, verbose, sample_weight, steps, callbacks,
-                                      return_dict, **kwargs)
-
-    def _evaluate(self, x, y, batch_size, verbose, sample_weight, steps, callbacks, return_dict, sharding=None,
-                  **kwargs):
-        verbose = 1 if verbose == "auto" else verbose
-        batches = Batches(x, y, sample_weight, batch_size or 32, steps)
-        cbs = kwargs.pop("_callbacks", None)
-        if kwargs:
-            raise ValueError(f"Arguments not recognized: {kwargs}")
-        if cbs is None:
-            cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches, sharding)
-        self.reset_metrics()
-        cbs.on_test_begin()
-        logs = {}
-        trace = None if self.built else traced_batch(_static(batches, sharding))
-        for step, data in _epoch(batches, sharding):
-            cbs.on_test_batch_begin(step)
-            if trace is not None:
-                with trace:
+        with self._distributed() as sharding:
+            verbose = 1 if verbose == "auto" else verbose
+            batches = Batches(x, y, sample_weight, batch_size or 32, steps)
+            cbs = kwargs.pop("_callbacks", None)
+            if kwargs:
+                raise ValueError(f"Arguments not recognized: {kwargs}")
+            if cbs is None:
+                cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches, sharding)
+            self.reset_metrics()
+            cbs.on_test_begin()
+            logs = {}
+            trace = None if self.built else traced_batch(_static(batches, sharding))
+            for step, data in _epoch(batches, sharding):
+                cbs.on_test_batch_begin(step)
+                if trace is not None:
+                    with trace:
+                        logs = self._compiled_step(self.test_step, data)
+                    trace = None
+                else:
                     logs = self._compiled_step(self.test_step, data)
-                trace = None
-            else:
-                logs = self._compiled_step(self.test_step, data)
-            cbs.on_test_batch_end(step, logs)
-        if sharding is not None:
-            logs = sharding.metric_logs(self, logs)
-        logs = {k: _python(logs[k]) for k in sorted(logs)}
-        cbs.on_test_end(logs)
-        if return_dict:
-            return logs
-        return self._flatten_metrics_in_order(logs)
+                cbs.on_test_batch_end(step, logs)
+            if sharding is not None:
+                logs = sharding.metric_logs(self, logs)
+            logs = {k: _python(logs[k]) for k in sorted(logs)}
+            cbs.on_test_end(logs)
+            if return_dict:
+                return logs
+            return self._flatten_metrics_in_order(logs)
 
     def _flatten_metrics_in_order(self, logs):
         """Keras's list order: values named like ``metrics`` entries (for ``compile_metrics``, its metrics' own
@@ -417,23 +409,20 @@ class TrainingMixin:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on ``x``, computed in batches and concatenated (NumPy arrays, same nesting)."""
-        return self._distributed_loop(self._predict, x, batch_size, verbose, steps, callbacks)
-
-    def _predict(self, x, batch_size, verbose, steps, callbacks, sharding=None):
-        verbose = 1 if verbose == "auto" else verbose
-        batches = Batches(x, batch_size=batch_size or 32, steps=steps, inputs_only=True)
-        cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches, sharding)
-        cbs.on_predict_begin()
-        outputs = []
-        for step, data in _epoch(batches, sharding):
-            cbs.on_predict_batch_begin(step)
-            out = self._compiled_step(self.predict_step, data)
-            out = _data.to_numpy(out)
-            outputs.append(out if sharding is None else sharding.gather(out))
-            cbs.on_predict_batch_end(step, {"outputs": out})
-        cbs.on_predict_end()
-        return _concat(outputs)
-
+        with self._distributed() as sharding:
+            verbose = 1 if verbose == "auto" else verbose
+            batches = Batches(x, batch_size=batch_size or 32, steps=steps, inputs_only=True)
+            cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches, sharding)
+            cbs.on_predict_begin()
+            outputs = []
+            for step, data in _epoch(batches, sharding):
+                cbs.on_predict_batch_begin(step)
+                out = self._compiled_step(self.predict_step, data)
+                out = _data.to_numpy(out)
+                outputs.append(out if sharding is None else sharding.gather(out))
+                cbs.on_predict_batch_end(step, {"outputs": out})
+            cbs.on_predict_end()
+            return _concat(outputs)
 
     # --- single batches ----------------------------------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
