@@ -63,6 +63,10 @@ def collectives():
     rows = tf.reshape(tf.range(rank + 1, dtype=tf.float32) + 10 * rank, [-1, 1])  # 1 row on rank 0, 2 on rank 1
     np.testing.assert_allclose(strategy.reduce("MEAN", rows, axis=0).numpy(), [(0 + 10 + 11) / 3])
     np.testing.assert_allclose(strategy.gather(rows, axis=0).numpy().ravel(), [0, 10, 11])
+    wide = tf.fill([2, rank + 1], float(rank))  # 1 column on rank 0, 2 on rank 1
+    np.testing.assert_allclose(strategy.gather(wide, axis=1).numpy(), [[0, 1, 1], [0, 1, 1]])
+    gathered = strategy.run(lambda: tf.distribute.get_replica_context().all_gather(wide, axis=1))
+    np.testing.assert_allclose(gathered.numpy(), [[0, 1, 1], [0, 1, 1]])
     assert tf.distribute.get_replica_context() is not None
     assert strategy.run(lambda: int(tf.distribute.get_replica_context().replica_id_in_sync_group)) == rank
 

@@ -9,7 +9,7 @@ without the ``mpi`` extra the first collective raises an ``ImportError`` naming 
 Every exchange here moves NumPy buffers through mpi4py's buffer interface (``Allreduce``, ``Bcast``,
 ``Allgatherv`` on arrays): no pickling on the training path. Python objects (``broadcast_object``) are pickled.
 
-When MPI runs with more than one process, an uncaught exception on any rank prints ``rank R raised Type: message``
+When MPI runs with more than one process, an uncaught exception on any rank (in its main thread) prints ``rank R raised Type: message``
 with its traceback and calls ``MPI_Abort``, which ends every rank at once: without it the other ranks would wait
 forever in their next collective.
 """
@@ -183,9 +183,6 @@ def _install_abort_on_error(comm):
         sys.stdout.flush()
         comm.abort(1)
 
+    # The main thread's only: a worker thread's error (a data pipeline's, which its consumer sees again) need not
+    # end the job.
     sys.excepthook = hook
-
-    def thread_hook(args):
-        hook(args.exc_type, args.exc_value, args.exc_traceback)
-
-    threading.excepthook = thread_hook
