@@ -9,9 +9,9 @@ without the ``mpi`` extra the first collective raises an ``ImportError`` naming 
 Every exchange here moves NumPy buffers through mpi4py's buffer interface (``Allreduce``, ``Bcast``,
 ``Allgatherv`` on arrays): no pickling on the training path. Python objects (``broadcast_object``) are pickled.
 
-When MPI runs with more than one process, an uncaught exception on any rank (in its main thread) prints ``rank R raised Type: message``
-with its traceback and calls ``MPI_Abort``, which ends every rank at once: without it the other ranks would wait
-forever in their next collective.
+When MPI runs with more than one process, an uncaught exception on any rank (in its main thread) prints
+``rank R raised Type: message`` with its traceback and calls ``MPI_Abort``, which ends every rank at once: without
+it the other ranks would wait forever in their next collective.
 """
 
 from __future__ import annotations
