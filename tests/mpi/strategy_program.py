@@ -82,6 +82,10 @@ def keras_fit():
     history = model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=2, shuffle=True, verbose=0)
     evaluated = model.evaluate(x, y, batch_size=16, verbose=0)
     predicted = model.predict(x[:11], batch_size=4, verbose=0)
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
+    np.testing.assert_allclose(model.evaluate(strategy.experimental_distribute_dataset(dataset), verbose=0),
+                               model.evaluate(dataset, verbose=0), rtol=1e-6)
+    np.testing.assert_allclose(model.evaluate(dataset, verbose=0), evaluated, rtol=1e-6)
     assert predicted.shape == (11, 1)
     assert_same_on_every_rank(model.get_weights() + [predicted], comm.allgather_object, "keras fit")
     result = {"history": history.history, "evaluate": evaluated, "weights": model.get_weights(),

@@ -118,6 +118,8 @@ class DistributedIterator:
 class DistributedDataset:
     """A dataset of global batches split across replicas (see the module docstring)."""
 
+    _tapeflow_distributed_dataset = True  # Keras ``fit`` iterates it without splitting again
+
     def __init__(self, dataset, strategy, options=None):
         self._dataset = dataset
         self._strategy = strategy
@@ -150,6 +152,10 @@ class DistributedDataset:
         start = comm.rank * per
         return nest.map_structure(lambda t: t[start:start + per], element)
 
+    def cardinality(self):
+        """The number of (global) batches: the dataset's."""
+        return self._dataset.cardinality()
+
     def __iter__(self):
         split = self._split if self._strategy.num_replicas_in_sync > 1 else None
         return DistributedIterator(iter(self._dataset), split)
@@ -161,6 +167,8 @@ class DistributedDataset:
 class DistributedDatasetsFromFunction:
     """The datasets ``dataset_fn(InputContext)`` makes, one per process (see the module docstring)."""
 
+    _tapeflow_distributed_dataset = True
+
     def __init__(self, dataset_fn, strategy, options=None):
         comm = strategy._comm
         self._context = InputContext(comm.size, comm.rank, strategy.num_replicas_in_sync)
@@ -171,6 +179,10 @@ class DistributedDatasetsFromFunction:
     @property
     def element_spec(self):
         return self._dataset.element_spec
+
+    def cardinality(self):
+        """The number of batches of this process's dataset."""
+        return self._dataset.cardinality()
 
     def __iter__(self):
         return DistributedIterator(iter(self._dataset), None)

@@ -4,7 +4,7 @@ process of an ``mpiexec`` job), as Keras on TensorFlow runs them:
 * the model keeps the strategy current when it was made (``model.distribute_strategy``), and the loops run in its
   scope, each step through ``strategy.run`` (so the optimizer sums the replicas' gradients);
 * every process walks the same global batches (a shuffle is rank 0's permutation, broadcast) and steps on its part
-  of each, split as ``experimental_distribute_dataset`` splits them;
+  of each, split as ``experimental_distribute_dataset`` splits them (a dataset it made is iterated as it is);
 * the progress bar prints on rank 0 only; the epoch's logs and ``evaluate``'s results are the metrics over all
   replicas (their state variables summed, or averaged for ``"mean"`` ones, before ``result()``);
 * ``predict`` returns the outputs of all replicas, in the order of the input, on every process.
@@ -49,6 +49,9 @@ class Sharding:
     def epoch(self, batches):
         """``batches.epoch()`` with each batch cut to this process's part."""
         comm = self.comm
+        if getattr(batches._dataset, "_tapeflow_distributed_dataset", False):
+            yield from batches.epoch()  # split by the strategy already
+            return
         batches.order_fn = lambda n: comm.bcast(np.random.permutation(n), 0)
         rows = batches.static_batch
         for step, data in batches.epoch():

@@ -30,8 +30,10 @@ _RAN_OUT = ("Your input ran out of data; interrupting training. Make sure that y
 
 
 def is_dataset(x):
-    """Whether ``x`` is a ``tf.data.Dataset`` (told by its class, so that ``tapeflow.data`` is not imported)."""
-    return any(c.__name__ == "Dataset" and c.__module__.startswith("tapeflow.data") for c in type(x).__mro__)
+    """Whether ``x`` is a ``tf.data.Dataset`` (told by its class, so that ``tapeflow.data`` is not imported) or a
+    ``tf.distribute`` distributed dataset (whose elements are this replica's parts already)."""
+    return getattr(x, "_tapeflow_distributed_dataset", False) or any(
+        c.__name__ == "Dataset" and c.__module__.startswith("tapeflow.data") for c in type(x).__mro__)
 
 
 def _unsupported(name, what):
