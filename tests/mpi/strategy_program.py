@@ -67,6 +67,16 @@ def collectives():
     np.testing.assert_allclose(strategy.gather(wide, axis=1).numpy(), [[0, 1, 1], [0, 1, 1]])
     gathered = strategy.run(lambda: tf.distribute.get_replica_context().all_gather(wide, axis=1))
     np.testing.assert_allclose(gathered.numpy(), [[0, 1, 1], [0, 1, 1]])
+
+    def through_all_reduce():  # the gradient of an all-reduced sum is the all-reduced sum of the gradients
+        v = tf.constant(float(rank + 1))
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            total = tf.distribute.get_replica_context().all_reduce("SUM", v * v)
+        return total, tape.gradient(total, v)
+
+    total, grad = strategy.run(through_all_reduce)
+    assert float(total) == 5.0 and float(grad) == 2 * 2 * (rank + 1), (float(total), float(grad))
     assert tf.distribute.get_replica_context() is not None
     assert strategy.run(lambda: int(tf.distribute.get_replica_context().replica_id_in_sync_group)) == rank
 
