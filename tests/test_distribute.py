@@ -34,10 +34,9 @@ class _Pair:
         elif op == "SUM":
             buffer *= 2
 
-    def allreduce(self, array, op="SUM"):
-        out = np.array(array, copy=True)
+    def allreduce_into(self, array, out, op="SUM"):
+        out[...] = array
         self.allreduce_inplace(out, op)
-        return out
 
     def allgather_object(self, obj):
         return [obj, self.other_entries]
@@ -81,6 +80,27 @@ def test_one_fused_message_per_dtype_not_per_variable(monkeypatch):
     out = _collective.allreduce_arrays(arrays[:2] + arrays[4:], comm=comm)
     assert [m[1] for m in comm.messages] == [2, 6, 6]
     np.testing.assert_array_equal(out[0], arrays[0] * 2)
+
+
+def test_results_live_in_buffers_reused_once_dropped():
+    comm = _Pair()
+    big = np.ones(300_000, np.float32)  # travels alone (>= 256 KiB)
+    first = _collective.allreduce_arrays([big], comm=comm)[0]
+    second = _collective.allreduce_arrays([big * 3], comm=comm)[0]
+    owners = {id(_owner(first)), id(_owner(second))}
+    assert len(owners) == 2  # the first result is alive: its buffer is not reused
+    np.testing.assert_array_equal(first[:3], [2, 2, 2])
+    np.testing.assert_array_equal(second[:3], [6, 6, 6])
+    del first, second
+    third = _collective.allreduce_arrays([big], comm=comm)[0]
+    assert id(_owner(third)) in owners  # a pooled buffer, warm, once its results were dropped
+    np.testing.assert_array_equal(third[:3], [2, 2, 2])
+
+
+def _owner(array):
+    while array.base is not None:
+        array = array.base
+    return array
 
 
 def test_fp16_compression_halves_the_bytes():

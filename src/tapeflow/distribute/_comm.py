@@ -61,6 +61,10 @@ class LocalComm:
     def allreduce_inplace(self, buffer, op="SUM"):
         """Reduce ``buffer`` over the group, in place."""
 
+    def allreduce_into(self, array, out, op="SUM"):
+        """``array`` reduced over the group, written into ``out``."""
+        out[...] = array
+
     def bcast(self, array, root=0):
         """Rank ``root``'s ``array`` (itself here)."""
         return np.array(array, copy=True)
@@ -121,6 +125,10 @@ class MPIComm:
     def allreduce_inplace(self, buffer, op="SUM"):
         """Reduce the contiguous ``buffer`` over every rank, in place (one ``MPI_Allreduce``)."""
         self.comm.Allreduce(self.MPI.IN_PLACE, buffer, op=self._op(op))
+
+    def allreduce_into(self, array, out, op="SUM"):
+        """Reduce the contiguous ``array`` over every rank into ``out`` (one ``MPI_Allreduce``)."""
+        self.comm.Allreduce(array, out, op=self._op(op))
 
     def bcast(self, array, root=0):
         array = np.array(array, copy=True, order="C")
