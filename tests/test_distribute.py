@@ -137,6 +137,10 @@ def test_horovod_in_one_process():
     grads = hvd.DistributedGradientTape(tape).gradient(loss, [table, unused])
     assert isinstance(grads[0], tf.IndexedSlices) and grads[1] is None
     assert grads[0].indices.numpy().tolist() == [1, 1, 3]
+    with hvd.DistributedGradientTape(tf.GradientTape(), sparse_as_dense=True) as tape:
+        loss = tf.reduce_sum(tf.gather(table, [1, 1, 3]))
+    dense = tape.gradient(loss, table)
+    np.testing.assert_array_equal(dense.numpy(), [[0, 0], [2, 2], [0, 0], [1, 1]])
 
 
 def test_distributed_optimizer_is_the_same_optimizer_in_one_process():

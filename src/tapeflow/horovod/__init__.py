@@ -270,6 +270,13 @@ class DistributedGradientTape:
                                     self._predivide, self._num_groups, self._groups)
         return nest.pack_sequence_as(sources, reduced) if nest.is_nested(sources) else reduced[0]
 
+    def __enter__(self):  # ``with hvd.DistributedGradientTape(tf.GradientTape()) as tape:`` records too
+        self._tape.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._tape.__exit__(*exc)
+
     def __getattr__(self, name):
         return getattr(self._tape, name)
 
