@@ -11,6 +11,7 @@ import pytest
 
 import tapeflow as tf
 import tapeflow.horovod as hvd
+import tapeflow.horovod.keras as hvd_keras
 from tapeflow.distribute import _collective
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -121,7 +122,8 @@ def test_disagreeing_ranks_get_an_error_naming_the_variables():
 
 
 def test_horovod_in_one_process():
-    hvd.init()
+    hvd_keras.init()
+    assert hvd_keras.size() == 1 and hvd_keras.callbacks is hvd.callbacks
     assert (hvd.rank(), hvd.size(), hvd.local_rank(), hvd.local_size()) == (0, 1, 0, 1)
     x = tf.constant([1.0, 2.0])
     np.testing.assert_array_equal(hvd.allreduce(x).numpy(), [1.0, 2.0])
