@@ -13,7 +13,9 @@ Three measurements, printed as Markdown tables (``docs/benchmarks.md`` and ``doc
 2. **Allreduce overhead**: per step, tapeflow's fused allreduce of the model's six gradient arrays
    (``_collective.allreduce_arrays``: agreement probe, the two large arrays reduced where they lie, the four small
    ones packed into one buffer) against one raw mpi4py ``Allreduce`` of a preallocated buffer of the same bytes;
-   summed (what tf.distribute's optimizers ask for) and averaged (Horovod's default: one more pass, the division).
+   summed (what tf.distribute's optimizers ask for: the gradients are the caller's, so copied), averaged
+   (``hvd.allreduce``'s default: one more pass, the division), and summed in place (``DistributedGradientTape``:
+   fresh gradients of ``loss / n`` that nothing else holds, the large ones reduced where they lie).
 3. **Ring-allreduce model**: raw ``Allreduce`` times for 8 KB to 32 MB at 2 and 4 processes, fitted to
    ``t(S) = a + S / B`` per process count; ``docs/distributed.md`` uses the fit to predict step times.
 
@@ -84,9 +86,11 @@ def worker_step(repeats):
         t0 = time.perf_counter()
         with tf.GradientTape() as tape:
             loss = _loss(tf, bx, by, variables)
-        grads = tape.gradient(loss, variables)
+        tape = hvd.DistributedGradientTape(tape)
+        # tape.gradient(loss, variables) in its two halves, timed apart: the local gradients, their exchange
+        grads, op = tape._local_gradients(loss, variables)
         t1 = time.perf_counter()
-        grads = hvd.grouped_allreduce(grads)
+        grads = tape._reduce(grads, variables, op)
         t2 = time.perf_counter()
         for v, g in zip(variables, grads):
             v.assign_sub(lr * g)
@@ -111,13 +115,16 @@ def worker_overhead(repeats):
     grads = _params(np.random.default_rng(comm.rank))
     names = [f"g{i}" for i in range(len(grads))]
     raw = np.empty(sum(g.size for g in grads), np.float32)
-    times = {"sum": [], "average": [], "raw": []}
+    times = {"sum": [], "average": [], "donated": [], "raw": []}  # donated: summed in place
+    donated = [True] * len(grads)
     for i in range(repeats + 3):
         for kind in times:
             comm.barrier()
             t0 = time.perf_counter()
             if kind == "raw":
                 comm.allreduce_inplace(raw)
+            elif kind == "donated":  # DistributedGradientTape's case: fresh gradients (of loss / n) summed, the
+                _collective.allreduce_arrays(grads, names, comm=comm, donated=donated)  # large ones in place
             else:
                 _collective.allreduce_arrays(grads, names, average=kind == "average", comm=comm)
             if i >= 3:
@@ -196,14 +203,16 @@ def main():
         print(f"| {n} | {r['step'] * 1e3:.1f} | {r['compute'] * 1e3:.1f} | {r['allreduce'] * 1e3:.2f} | "
               f"{r['update'] * 1e3:.2f} | {rate:.0f} | {rate / base:.2f}x |")
     print()
-    print("| processes | gradient bytes | raw mpi4py Allreduce (ms) | fused, sum (ms) | ratio | fused, average (ms) "
-          "| ratio | ratios of medians (sum, average) |")
+    print("| processes | gradient bytes | raw mpi4py Allreduce (ms) | sum, copied (ms) | average, copied (ms) | "
+          "sum, in place (ms) | ratios to raw: best | ratios to raw: median |")
     print("|---|---|---|---|---|---|---|---|")
     for n in (2, 4):
         r = launch("overhead", n, repeats * 2)
-        print(f"| {n} | {r['bytes']} | {r['raw'] * 1e3:.2f} | {r['sum'] * 1e3:.2f} | {r['sum'] / r['raw']:.2f}x | "
-              f"{r['average'] * 1e3:.2f} | {r['average'] / r['raw']:.2f}x | {r['sum_median'] / r['raw_median']:.2f}x, "
-              f"{r['average_median'] / r['raw_median']:.2f}x |")
+        kinds = ("sum", "average", "donated")
+        best = " / ".join(f"{r[k] / r['raw']:.2f}x" for k in kinds)
+        median = " / ".join(f"{r[k + '_median'] / r['raw_median']:.2f}x" for k in kinds)
+        print(f"| {n} | {r['bytes']} | {r['raw'] * 1e3:.2f} | {r['sum'] * 1e3:.2f} | {r['average'] * 1e3:.2f} | "
+              f"{r['donated'] * 1e3:.2f} | {best} | {median} |")
     print()
     print("| processes | fit: a (µs) | fit: S/B, B (GB/s) | " + " | ".join(f"{s // 1024} KB" for s in SIZES) + " |")
     print("|---" * (3 + len(SIZES)) + "|")

@@ -240,3 +240,25 @@ def test_model_checkpoint_writes_on_rank_0_only():
 
     assert _writes_files(_Model(0)) and not _writes_files(_Model(1))
     assert _writes_files(object())
+
+
+def test_only_gradients_nothing_else_holds_are_donated():
+    w = tf.Variable(np.ones((60, 60), np.float32))
+    b = tf.Variable(np.ones(60, np.float32))
+    x = tf.constant(np.ones((4, 60), np.float32))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.matmul(x, w) + b)
+    flat = list(tape.gradient(loss, [w, b]))
+    assert _collective.donatable(flat) == [True, True]
+    held = flat[0]
+    assert _collective.donatable(flat) == [False, True]
+    del held
+    flat.append(flat[1])  # the same tensor twice: its array may be overwritten once at most
+    assert _collective.donatable(flat) == [True, False, False]
+    with tf.GradientTape():
+        assert _collective.donatable(flat[:2]) is None  # a recording tape could see the arrays
+    seed = tf.ones([4, 60])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.identity(x)
+    assert _collective.donatable([tape.gradient(y, x, output_gradients=seed)]) == [False]  # the caller's array

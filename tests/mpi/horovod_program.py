@@ -68,6 +68,14 @@ assert float(hvd.broadcast(tf.constant(float(rank) + 5.0), root_rank=1)) == 6.0
 assert hvd.broadcast_object({"rank": rank}, root_rank=1) == {"rank": 1}
 assert hvd.allgather_object(rank * 10) == [0, 10]
 
+# A gradient that is the caller's own tensor (an identity's, from output_gradients) is not overwritten.
+big = tf.Variable(tf.zeros([300, 300]))
+seed = tf.fill([300, 300], float(rank + 1))
+with tf.GradientTape() as tape:
+    out = tf.identity(big)
+reduced = hvd.DistributedGradientTape(tape).gradient(out, big, output_gradients=seed)
+assert float(seed[0, 0]) == rank + 1 and float(reduced[0, 0]) == 1.5, (float(seed[0, 0]), float(reduced[0, 0]))
+
 # Sparse gradients: rows gathered from every rank (averaged), or densified and allreduced: the same update.
 table = tf.Variable(np.arange(12, dtype="float32").reshape(6, 2))
 with tf.GradientTape(persistent=True) as tape:

@@ -31,7 +31,7 @@ from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import Op
 from .._core.state import STATE
-from .._core.tensor import convert_to_tensor
+from .._core.tensor import EagerTensor, convert_to_tensor
 from ._comm import world
 
 __all__ = ["allreduce_arrays", "allreduce_tensors", "allgather_tensor", "broadcast_tensor", "check_agreement",
@@ -101,17 +101,18 @@ def fusion_alone():
     return max(int(value), 1) if value else 256 * 1024
 
 
-def _plan(arrays, compression):
+def _plan(arrays, compression, donated):
     """The exchanges of one call: ``(positions, wire dtype)`` each. Arrays of one dtype share fused buffers, cut at
-    the fusion threshold; an array of ``fusion_alone()`` bytes or more travels alone, reduced from where it lies into
-    its result (copying it into a buffer would cost more than the one message latency it saves)."""
+    the fusion threshold. A donated array (its owner lets it be overwritten) of ``fusion_alone()`` bytes or more is
+    reduced where it lies, a message of its own: copying it into a buffer would cost more than the message latency
+    it saves."""
     limit, alone = fusion_threshold(), fusion_alone()
     groups, open_groups = [], {}
     for i, a in enumerate(arrays):
         wire = np.dtype(np.float16) if compression == "fp16" and a.dtype.type in _FLOATS else a.dtype
         size = a.size * wire.itemsize
-        if size >= alone:
-            groups.append([[i], size, wire])
+        if donated is not None and donated[i] and size >= alone and wire == a.dtype:
+            groups.append([[i], size, None])  # ``None``: in place
             continue
         key = (wire, a.dtype)
         current = open_groups.get(key)
@@ -151,9 +152,10 @@ _POOL = _Pool()
 
 
 def allreduce_arrays(arrays, names=None, op="SUM", average=False, compression=None, comm=None,
-                     what="allreduce"):
+                     what="allreduce", donated=None):
     """Every rank's ``arrays`` reduced elementwise (``op``: ``SUM``, ``MAX``, ``MIN``, ``PROD``), divided by the
-    number of ranks when ``average``; in fused buffers (see the module docstring). Returns new arrays."""
+    number of ranks when ``average``; in fused buffers (see the module docstring). Returns new arrays, except that
+    the large arrays ``donated`` (a flag per array) marks may be reduced in place and returned themselves."""
     comm = comm or world()
     arrays = [np.asarray(a) for a in arrays]
     if comm.size == 1:
@@ -161,12 +163,12 @@ def allreduce_arrays(arrays, names=None, op="SUM", average=False, compression=No
     names = names or [f"tensor_{i}" for i in range(len(arrays))]
     check_agreement(comm, tuple((n, a.shape, a.dtype.name) for n, a in zip(names, arrays)), what)
     out = [None] * len(arrays)
-    for members, wire in _plan(arrays, compression):
+    for members, wire in _plan(arrays, compression, donated):
         dtype = arrays[members[0]].dtype
         total = sum(arrays[i].size for i in members)
-        if len(members) == 1 and wire == dtype:
-            buffer = _POOL.take(dtype, total)  # reduced from where it lies: no packing copy
-            comm.allreduce_into(np.ascontiguousarray(arrays[members[0]]).reshape(-1), buffer, op)
+        if wire is None:  # a donated array, reduced where it lies
+            buffer = arrays[members[0]].reshape(-1)
+            comm.allreduce_inplace(buffer, op)
         else:
             packed = _POOL.take(wire, total)
             parts = [arrays[i].reshape(-1) for i in members]
@@ -185,6 +187,9 @@ def allreduce_arrays(arrays, names=None, op="SUM", average=False, compression=No
                 np.divide(buffer, comm.size, out=buffer)
             else:
                 np.floor_divide(buffer, comm.size, out=buffer)
+        if wire is None:
+            out[members[0]] = arrays[members[0]]
+            continue
         offset = 0
         for i in members:
             a = arrays[i]
@@ -197,10 +202,31 @@ def _tracing():
     return STATE.tracer is not None
 
 
+def donatable(tensors):
+    """A flag per tensor of the list ``tensors``: whether its array may be overwritten by the reduction, because
+    nothing but that list can see it: an eager tensor, referenced by the list alone, whose own writable C-ordered
+    array nothing else references, with no tape recording and no trace running (``None`` then). Gradients fresh
+    from ``tape.gradient`` are so; a tensor the caller also holds, a cached constant or a view never is."""
+    if STATE.tapes or STATE.tracer is not None:
+        return None
+    seen, flags = set(), []
+    for i in range(len(tensors)):
+        t = tensors[i]
+        array = getattr(t, "_value", None)
+        ok = (type(t) is EagerTensor and type(array) is np.ndarray and array.flags.owndata
+              and array.flags.writeable and array.flags.c_contiguous and id(array) not in seen
+              # references: the list and ``t`` (+ getrefcount's argument); the tensor and ``array`` (+ argument)
+              and sys.getrefcount(t) == 3 and sys.getrefcount(array) == 3)
+        seen.add(id(array))
+        flags.append(ok)
+    return flags
+
+
 def allreduce_tensors(tensors, names=None, op="SUM", average=False, compression=None, comm=None,
-                      what="allreduce"):
+                      what="allreduce", donated=None):
     """:func:`allreduce_arrays` on tensors, as one stateful op (kept by traced functions; differentiable: the
-    gradient of a sum is the sum of the gradients)."""
+    gradient of a sum is the sum of the gradients). ``donated``: :func:`donatable`'s flags, for tensors the
+    caller drops (their arrays may become the results)."""
     tensors = [convert_to_tensor(t) for t in tensors]
     if not tensors or (comm or world()).size == 1:
         return list(tensors)  # one rank: every reduction is the value itself
@@ -210,7 +236,8 @@ def allreduce_tensors(tensors, names=None, op="SUM", average=False, compression=
         if _tracing():
             out = [np.array(v, copy=True) for v in values]
         else:
-            out = allreduce_arrays(values, names, op, average, compression, comm=comm, what=what)
+            out = allreduce_arrays(values, names, op, average, compression, comm=comm, what=what,
+                                   donated=donated if not STATE.tapes else None)
         return tuple(out) if len(out) > 1 else out[0]
 
     reduce_op = Op("CollectiveReduceV2", forward, num_outputs=len(tensors), same_dtype=False)

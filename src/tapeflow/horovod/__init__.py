@@ -131,10 +131,16 @@ def grouped_allreduce(tensors, average=None, compression=Compression.none, op=No
                       postscale_factor=1.0, names=None):
     """Every tensor of ``tensors`` reduced over the ranks in one fused exchange (``hvd.grouped_allreduce``)."""
     op = _op_and_average(average, op)
-    comm = _comm()
-    tensors = _scaled([convert_to_tensor(t) for t in tensors], prescale_factor)
-    out = _collective.allreduce_tensors(tensors, names, _MPI_OPS[op], op == Average, compression, comm=comm,
-                                        what="hvd.allreduce")
+    return _grouped([convert_to_tensor(t) for t in tensors], op, compression, prescale_factor, postscale_factor,
+                    names)
+
+
+def _grouped(tensors, op, compression, prescale_factor=1.0, postscale_factor=1.0, names=None, donated=None):
+    """The fused exchange behind the reductions; ``donated``: ``_collective.donatable``'s flags (the caller drops
+    those tensors, so their arrays may hold the results)."""
+    tensors = _scaled(tensors, prescale_factor)
+    out = _collective.allreduce_tensors(tensors, names, _MPI_OPS[op], op == Average, compression, comm=_comm(),
+                                        what="hvd.allreduce", donated=donated)
     return _scaled(out, postscale_factor)
 
 
@@ -209,7 +215,8 @@ def _groups_of(n, num_groups, groups, sources):
     return [list(range(n))]
 
 
-def _reduce_gradients(grads, sources, op, compression, sparse_as_dense, predivide=1.0, num_groups=0, groups=None):
+def _reduce_gradients(grads, sources, op, compression, sparse_as_dense, predivide=1.0, num_groups=0, groups=None,
+                      donated=None):
     """``grads`` reduced over the ranks: ``None`` kept, ``IndexedSlices`` gathered (or densified first with
     ``sparse_as_dense``), the dense ones in one fused exchange per group. With ``predivide`` ``f`` an average
     divides by ``f`` before the sum and multiplies by ``f / size()`` after (Horovod's
@@ -219,13 +226,12 @@ def _reduce_gradients(grads, sources, op, compression, sparse_as_dense, predivid
     if sparse_as_dense:
         grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads]
     out = list(grads)
-    scale = {} if predivide == 1.0 or op != Average else {"prescale_factor": 1.0 / predivide,
-                                                          "postscale_factor": predivide}
+    scale = (1.0, 1.0) if predivide == 1.0 or op != Average else (1.0 / predivide, predivide)
     for group in _groups_of(len(grads), num_groups, groups, sources):
         dense = [i for i in group if grads[i] is not None and not isinstance(grads[i], IndexedSlices)]
         if dense:
-            reduced = grouped_allreduce([grads[i] for i in dense], op=op, compression=compression,
-                                        names=[names[i] for i in dense], **scale)
+            reduced = _grouped([grads[i] for i in dense], op, compression, *scale, [names[i] for i in dense],
+                               None if donated is None else [donated[i] for i in dense])
             for i, r in zip(dense, reduced):
                 out[i] = r
     for i, g in enumerate(grads):
@@ -262,13 +268,42 @@ class DistributedGradientTape:
         """The tape's gradients, reduced over the ranks (same nesting as ``sources``)."""
         from .._core import nest
 
-        kwargs = {} if unconnected_gradients is None else {"unconnected_gradients": unconnected_gradients}
-        grads = self._tape.gradient(target, sources, output_gradients=output_gradients, **kwargs)
-        flat_sources = nest.flatten(sources)
-        flat = nest.flatten(grads) if nest.is_nested(sources) else [grads]
-        reduced = _reduce_gradients(flat, flat_sources, self._op, self._compression, self._sparse_as_dense,
-                                    self._predivide, self._num_groups, self._groups)
+        flat, op = self._local_gradients(target, sources, output_gradients, unconnected_gradients)
+        reduced = self._reduce(flat, nest.flatten(sources), op)
         return nest.pack_sequence_as(sources, reduced) if nest.is_nested(sources) else reduced[0]
+
+    def _local_gradients(self, target, sources, output_gradients=None, unconnected_gradients=None):
+        """This rank's gradients as a flat list, and the reduction that makes them the result.
+
+        An average over ``n`` ranks is taken as a sum of gradients of ``target / n``: the backward pass starts
+        from ``1 / n`` instead of 1 (one scalar op), so the exchange needs no division pass over the gradients.
+        (Exact for ``n`` a power of two; otherwise within float rounding of dividing the sum.)
+        """
+        from .._core import nest
+        from ..ops.array_ops import fill, shape
+
+        kwargs = {} if unconnected_gradients is None else {"unconnected_gradients": unconnected_gradients}
+        op, n = self._op, _comm().size
+        targets = nest.flatten(target)
+        if (op == Average and n > 1 and self._predivide == 1.0
+                and all(getattr(t, "dtype", None) is not None and t.dtype.is_floating for t in targets)):
+            if output_gradients is None:
+                seeds = [fill(shape(t), np.asarray(1.0 / n, t.dtype.as_numpy_dtype)) for t in targets]
+            else:
+                seeds = [None if g is None else g * np.asarray(1.0 / n, g.dtype.as_numpy_dtype)
+                         for g in nest.flatten(output_gradients)]
+            output_gradients = nest.pack_sequence_as(target, seeds) if nest.is_nested(target) else seeds[0]
+            op = Sum
+        grads = self._tape.gradient(target, sources, output_gradients=output_gradients, **kwargs)
+        flat = nest.flatten(grads) if nest.is_nested(sources) else [grads]
+        return flat, op
+
+    def _reduce(self, flat, flat_sources, op):
+        """``flat``, the local gradients (dropped by the caller), reduced over the ranks."""
+        # Fresh gradients nothing else holds are reduced in place (no copy of the large ones); see ``donatable``.
+        donated = _collective.donatable(flat)
+        return _reduce_gradients(flat, flat_sources, op, self._compression, self._sparse_as_dense,
+                                 self._predivide, self._num_groups, self._groups, donated)
 
     def __enter__(self):  # ``with hvd.DistributedGradientTape(tf.GradientTape()) as tape:`` records too
         self._tape.__enter__()
