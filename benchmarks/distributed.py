@@ -176,10 +176,11 @@ def launch(kind, processes, repeats):
 
 
 def fit(times):
-    """Least-squares ``t(S) = a + S / B`` over ``{bytes: seconds}``: ``(a seconds, B bytes/second)``."""
+    """``t(S) = a + S / B`` over ``{bytes: seconds}`` by least squares of the *relative* errors (each size counts
+    alike, not the largest alone): ``(a seconds, B bytes/second)``."""
     sizes = np.array(sorted(times), dtype=np.float64)
     seconds = np.array([times[s] for s in sorted(times)])
-    slope, intercept = np.polyfit(sizes, seconds, 1)
+    slope, intercept = np.polyfit(sizes, seconds, 1, w=1.0 / seconds)
     return max(intercept, 0.0), 1.0 / slope
 
 
