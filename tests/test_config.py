@@ -39,3 +39,20 @@ def test_is_gpu_available_logs_tf_s_deprecation_once(caplog, monkeypatch):
     lines = [r.getMessage() for r in caplog.records if "is_gpu_available" in r.getMessage()]
     assert len(lines) == 1
     assert lines[0].startswith(f"From {__file__}:") and "list_physical_devices('GPU')" in lines[0]
+
+
+def test_logical_cpus_are_made_before_the_devices_are_first_listed():
+    # What TF 2.21 gives in a new process (its runtime starts when the devices are first listed or an op runs).
+    from tapeflow import config
+
+    config._reset_logical_devices()
+    try:
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 3)
+        assert tf.config.get_logical_device_configuration(cpu) == [tf.config.LogicalDeviceConfiguration()] * 3
+        assert [d.name for d in tf.config.list_logical_devices("CPU")] == ["/device:CPU:0", "/device:CPU:1",
+                                                                           "/device:CPU:2"]
+        with pytest.raises(RuntimeError, match="Virtual devices cannot be modified after being initialized"):
+            tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    finally:
+        config._reset_logical_devices()

@@ -1,6 +1,7 @@
 """Every golden case gives on tapeflow what it gave on TensorFlow 2.21 (recorded by tools/record_golden.py)."""
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +49,10 @@ def _as_in_a_fresh_process(module):
         from tapeflow._core import jacobian
 
         jacobian._PFOR_CALLS.clear()
+        if "tapeflow.config" in sys.modules:  # logical devices configurable again, as in a new process
+            sys.modules["tapeflow.config"]._reset_logical_devices()
+        if "tapeflow.keras._state" in sys.modules:  # Keras's name counters (``keras_tensor_4``) start afresh too
+            sys.modules["tapeflow.keras._state"].clear_session(free_memory=False)
 
 
 @pytest.mark.parametrize("module,name", PARAMS)

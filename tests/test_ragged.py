@@ -27,6 +27,21 @@ def _central_difference(f, x, eps=1e-6):
     lambda r: tf.reduce_sum(r.to_tensor(default_value=0.5) ** 2 * [[1.0, 2.0, 3.0]]),
     lambda r: tf.reduce_sum(tf.sin(r)[1:].to_tensor() * 3.0),
     lambda r: tf.reduce_sum((r + tf.constant([[1.0], [2.0], [3.0]], tf.float64)) ** 2),
+    # the functions _ragged_dispatch.API sends to ragged_api.py
+    lambda r: tf.reduce_sum(tf.tile(r, [2, 3]).to_tensor() * tf.range(1.0, 7.0, dtype=tf.float64)[:, None]),
+    lambda r: tf.reduce_sum(tf.reverse(r, [1]).to_tensor() * [[1.0, 2.0, 3.0]]),
+    lambda r: tf.reduce_sum(tf.reverse(r, [0]).to_tensor() * [[1.0, 2.0, 3.0]]),
+    lambda r: tf.reduce_sum(tf.nn.softmax(r * 2.0).to_tensor() * [[1.0, 2.0, 3.0]]),
+    lambda r: tf.reduce_sum(tf.math.cumsum(r, axis=1).to_tensor() ** 2),
+    lambda r: tf.reduce_sum(tf.math.unsorted_segment_sum(r, [1, 0, 1], 2).to_tensor() ** 2),
+    lambda r: tf.reduce_sum(tf.math.unsorted_segment_mean(r, [1, 0, 1], 2).to_tensor() ** 2),
+    lambda r: tf.reduce_sum(tf.gather_nd(r, [[2, 1], [0, 0], [2, 2]]) ** 3),
+    lambda r: tf.reduce_sum(tf.expand_dims(r, 2).to_tensor() ** 2 * 1.5),
+    lambda r: tf.reduce_sum(tf.add_n([r, r * r]).flat_values),
+    lambda r: tf.reduce_sum(tf.map_fn(tf.math.square, r).flat_values * [1.0, 2.0, 3.0, 4.0, 5.0]),
+    lambda r: tf.reduce_sum(tf.clip_by_value(r, -1.0, 1.0).flat_values * [1.0, 2.0, 3.0, 4.0, 5.0]),
+    lambda r: tf.reduce_sum(tf.reshape(r, [-1]) * [1.0, 2.0, 3.0, 4.0, 5.0]),
+    lambda r: tf.reduce_sum(tf.dynamic_partition(r, [1, 0, 1], 2)[1].to_tensor() * [[1.0, 2.0, 3.0]]),
 ])
 def test_gradients_to_the_flat_values_match_central_differences(reduce):
     values = np.array([0.3, -1.2, 0.7, 2.1, -0.4], np.float64)
@@ -100,3 +115,36 @@ def test_bad_partitions_raise_and_leave_nothing_behind():
         tf.ragged.constant([[1, 2], [3]])[:, 0]
     with pytest.raises(TypeError, match="may not be used as a boolean"):
         bool(tf.ragged.constant([[1]]))
+
+
+def test_every_function_of_the_ragged_table_has_a_ragged_version():
+    """Each TF function the dispatch table lists resolves to a function of ``ragged_api`` taking the dense
+    function first (a new entry without one fails here, not at a user's first call)."""
+    import inspect
+
+    from tapeflow.ops import _ragged_dispatch, ragged_api
+
+    for path, kind in _ragged_dispatch.API.items():
+        name, _, arg = kind.partition(":")
+        made = getattr(ragged_api, name)
+        handler = made(arg) if arg else made
+        assert list(inspect.signature(handler).parameters)[0] == "fn", path
+
+
+def test_dense_calls_go_straight_to_the_dense_function():
+    """The wrapper a listed function gets passes dense arguments on untouched (same result, same errors)."""
+    assert tf.tile.__wrapped__ is tf.tile._tapeflow_dense
+    np.testing.assert_array_equal(tf.tile([[1, 2]], [2, 1]).numpy(), [[1, 2], [1, 2]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected multiples argument to be a vector of length"):
+        tf.tile([[1, 2]], [2])
+
+
+def test_ragged_map_fn_traced_matches_eager():
+    rt = tf.ragged.constant([[1.0, 2.0], [], [3.0, 4.0, 5.0]])
+
+    @tf.function
+    def f(r):
+        return tf.map_fn(lambda row: row * tf.reduce_sum(row), r)
+
+    np.testing.assert_array_equal(f(rt).flat_values.numpy(), [3.0, 6.0, 36.0, 48.0, 60.0])
+    np.testing.assert_array_equal(f(rt).row_splits.numpy(), [0, 2, 2, 5])

@@ -14,6 +14,7 @@ import collections
 import types
 
 __all__ = ["run_functions_eagerly", "functions_run_eagerly", "PhysicalDevice", "LogicalDevice",
+           "LogicalDeviceConfiguration",
            "list_physical_devices", "list_logical_devices", "get_visible_devices", "set_visible_devices",
            "get_logical_device_configuration", "set_logical_device_configuration", "get_soft_device_placement",
            "set_soft_device_placement", "experimental", "threading", "optimizer"]
@@ -38,7 +39,6 @@ def functions_run_eagerly():
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-_CPU_LOGICAL = LogicalDevice("/device:CPU:0", "CPU")
 _SETTINGS = {"soft_placement": True, "intra": 0, "inter": 0, "jit": "", "determinism": False, "options": {}}
 _DEFAULT_OPTIONS = {"disable_model_pruning": False, "disable_meta_optimizer": False}
 
@@ -48,9 +48,26 @@ def list_physical_devices(device_type=None):
     return [_CPU] if device_type is None or str(device_type).upper() == "CPU" else []
 
 
+LogicalDeviceConfiguration = collections.namedtuple(
+    "LogicalDeviceConfiguration", ["memory_limit", "experimental_priority", "experimental_device_ordinal"],
+    defaults=(None, None, None))
+LogicalDeviceConfiguration.__doc__ = "One logical device to make of a physical one (``tf.config``)."
+_LOGICAL = {"configuration": None, "initialized": False}
+
+
+def _reset_logical_devices():
+    """One CPU again, configurable again (what a new process starts with; for tests)."""
+    _LOGICAL.update(configuration=None, initialized=False)
+
+
 def list_logical_devices(device_type=None):
-    """The logical devices of ``device_type``: the one CPU."""
-    return [_CPU_LOGICAL] if device_type is None or str(device_type).upper() == "CPU" else []
+    """The logical devices of ``device_type``: the CPU, or the CPUs ``set_logical_device_configuration`` made of
+    it (listing them fixes the configuration, as TF's runtime starts then)."""
+    _LOGICAL["initialized"] = True
+    if device_type is not None and str(device_type).upper() != "CPU":
+        return []
+    n = len(_LOGICAL["configuration"] or [None])
+    return [LogicalDevice(f"/device:CPU:{i}", "CPU") for i in range(n)]
 
 
 def get_visible_devices(device_type=None):
@@ -66,14 +83,19 @@ def set_visible_devices(devices, device_type=None):
 
 
 def get_logical_device_configuration(device):
-    """No virtual devices are configured: ``None``."""
+    """The logical devices configured for ``device`` (``None`` until set)."""
     _check_device(device)
-    return None
+    configuration = _LOGICAL["configuration"]
+    return None if configuration is None else list(configuration)
 
 
 def set_logical_device_configuration(device, logical_devices):
-    """Accepted for the CPU (tapeflow runs one CPU device whatever is asked)."""
+    """Split the CPU into logical CPUs (``/device:CPU:0`` ...), as TF does, before they are first listed. Ops
+    still run, and tensors report being, on ``CPU:0``; distribution strategies see one replica per logical CPU."""
     _check_device(device)
+    if _LOGICAL["initialized"]:
+        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    _LOGICAL["configuration"] = None if logical_devices is None else list(logical_devices)
 
 
 def _check_device(device):
@@ -118,7 +140,8 @@ experimental = types.SimpleNamespace(
     set_memory_growth=_set_memory_growth, get_memory_growth=_get_memory_growth,
     enable_op_determinism=_enable_op_determinism, disable_op_determinism=_disable_op_determinism,
     get_device_details=lambda device: {}, set_virtual_device_configuration=set_logical_device_configuration,
-    get_virtual_device_configuration=get_logical_device_configuration)
+    get_virtual_device_configuration=get_logical_device_configuration,
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration)
 
 
 # --- tf.config.threading -----------------------------------------------------------------------------------------

@@ -31,3 +31,7 @@ __all__ = [
     "float64", "half", "int8", "int16", "int32", "int64", "resource", "string", "uint8", "uint16", "uint32",
     "uint64", "variant",
 ]
+
+from ._core.exports import install as _install  # noqa: E402
+
+_install(globals(), "dtypes")

@@ -1,6 +1,6 @@
-"""``tf.train``: checkpoints (``Checkpoint``, ``CheckpointManager``, ``latest_checkpoint``), and ``Example`` with
-its parts (``Features``, ``Feature``, ``BytesList``, ``FloatList``, ``Int64List``, ``SequenceExample`` ...: see
-``tapeflow.io.example``).
+"""``tf.train``: checkpoints (``Checkpoint``, ``CheckpointManager``, ``latest_checkpoint``; ``list_variables``,
+``load_variable`` and ``load_checkpoint`` read one by key), and ``Example`` with its parts (``Features``,
+``Feature``, ``BytesList``, ``FloatList``, ``Int64List``, ``SequenceExample`` ...: see ``tapeflow.io.example``).
 
 tapeflow writes its own open format (a ``.npz`` archive with a JSON index, see ``tapeflow._core.checkpoint_io``),
 not TensorFlow's binary one. Every write is atomic, so a crash never loses the previous checkpoint; a
@@ -11,9 +11,11 @@ and a damaged one is logged and ignored, as TF does.
 
 from ._core.checkpoint import Checkpoint, CheckpointLoadStatus, InitializationOnlyStatus
 from ._core.checkpoint_manager import CheckpointManager, latest_checkpoint
+from ._core.checkpoint_reader import list_variables, load_checkpoint, load_variable
 from .io import example as _example
 
-__all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint", "CheckpointLoadStatus",
+__all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint", "CheckpointLoadStatus", "list_variables",
+           "load_checkpoint", "load_variable",
            "InitializationOnlyStatus", *_example.NAMES]
 
 

@@ -20,6 +20,7 @@ from . import (  # noqa: F401  (each module appends its entries to OP_DB)
     manip,
     nn,
     numerics,
+    partition,
     printing,
     ragged,
     random,

@@ -102,3 +102,23 @@ _one("UnicodeEncode", lambda x: tf.strings.unicode_encode(tf.cast(tf.round(tf.ab
                         dtype=object))
 _one("UnicodeTranscode", lambda x: tf.strings.unicode_transcode(_s(x), "UTF-8", "UTF-16-BE"),
      lambda x: _map(lambda s: s.decode().encode("utf-16-be"), _np_s(x)))
+
+
+def _np_segment_join(x):
+    rows, ids = _np_s(x), [2, 0, 2]
+    out = np.empty((4, rows.shape[1]), dtype=object)
+    for k in range(4):
+        for j in range(rows.shape[1]):
+            out[k, j] = b",".join(rows[i, j] for i in range(len(ids)) if ids[i] == k)
+    return out
+
+
+op("UnsortedSegmentJoin", lambda x: tf.strings.unsorted_segment_join(_s(x), [2, 0, 2], 4, separator=","),
+   _np_segment_join, [make_sample("UnsortedSegmentJoin", "rows", (uniform(),), ((3, 2),))], False)
+op("DecodeRaw", lambda x: tf.io.decode_raw(_s(x), tf.uint8),
+   lambda x: np.array([list(s) for s in _np_s(x).reshape(-1)], np.uint8).reshape(x.shape + (-1,)),
+   [make_sample("DecodeRaw", "vector", (uniform(1.0, 2.0),), ((3,),))], False,
+   note="values in [1, 2) print with one length, as decode_raw needs")
+op("DecodePaddedRaw", lambda x: tf.io.decode_raw(_s(x), tf.uint8, fixed_length=6),
+   lambda x: np.array([list(s[:6].ljust(6, b"\0")) for s in _np_s(x).reshape(-1)], np.uint8).reshape(x.shape + (6,)),
+   [make_sample("DecodePaddedRaw", "vector", (uniform(),), ((3,),))], False)

@@ -10,7 +10,10 @@ Optimizer variables not identified as slots of a tracked variable are saved by p
 
 Restoring reads and checks the whole file, then validates every value (dtype, then shape) before assigning any, so
 a damaged file or a mismatch raises and changes nothing.
-Slots of an optimizer that has not been built yet are restored when it creates them (deferred restoration).
+Slots of an optimizer that has not been built yet are restored when it creates them (deferred restoration), and so
+is what is attached after ``restore`` (TF's delayed restoration): a variable, module, list or dict assigned to an
+attribute of the checkpoint or of a module, or added to a tracked list or dict, gets the values saved at its path
+(see :mod:`.tracking`). Dict keys must be strings, as in TF.
 
 The file format is described in :mod:`tapeflow._core.checkpoint_io`.
 """
@@ -19,11 +22,12 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 
 import numpy as np
 
 from . import checkpoint_io as cio
-from . import checkpoint_state, errors
+from . import checkpoint_state, errors, tracking
 from .module import Module
 from .variable import Variable, name_scope
 
@@ -85,7 +89,14 @@ def _children(obj):
     if isinstance(obj, (list, tuple)):
         return [(str(i), v) for i, v in enumerate(obj) if _holds_trackable(v)]
     if isinstance(obj, dict):
-        return [(str(k), obj[k]) for k in sorted(obj, key=str) if _holds_trackable(obj[k])]
+        for k, v in obj.items():
+            if not isinstance(k, str) and _holds_trackable(v):
+                raise ValueError(
+                    f"Unable to save the object {obj!r} (a dictionary wrapper constructed automatically on attribute "
+                    "assignment). The wrapped dictionary contains a non-string key which maps to a trackable object "
+                    "or mutable data structure.\n\nIf you don't need this dictionary checkpointed, wrap it in a "
+                    "non-trackable object; it will be subsequently ignored.")
+        return [(k, obj[k]) for k in sorted(k for k in obj if isinstance(k, str) and _holds_trackable(obj[k]))]
     if _is_optimizer(obj):
         items = [("_iterations", obj._iterations)]
         if _is_variable(getattr(obj, "_learning_rate", None)):
@@ -141,14 +152,16 @@ def _slot_key(var_path, opt_path, name):
 class _Graph:
     """The variables reachable from a root: ``values`` maps checkpoint keys to variables."""
 
-    def __init__(self, root):
+    def __init__(self, root, prefix=""):
         self.values = {}
         self.meta = {}
         self.path_of = {}
         self.var_at = {}
         self.optimizers = {}
         seen = {id(root)}
-        queue = [("", root)]
+        queue = [(prefix, root)]
+        if _is_optimizer(root):
+            self.optimizers[prefix] = root
         while queue:
             path, obj = queue.pop(0)
             for name, child in _children(obj):
@@ -213,10 +226,10 @@ def _install_deferred(opt):
     make_variable = opt.add_variable
 
     def deliver(variable, item):
-        value, key, status = item[:3]
+        value, key, restoration = item[:3]
         _check(variable, value, key)
         _assign(variable, value)
-        status._resolved(key)
+        restoration.resolve(key)
 
     def add_variable(*args, **kwargs):
         variable = make_variable(*args, **kwargs)
@@ -245,64 +258,159 @@ def _unresolved_text(key, entry):
             f"  checkpoint_key: \"{key}\"\n}}\nhas_checkpoint_values {{\n  value: true\n}}\n")
 
 
+def _armable(obj):
+    return isinstance(obj, (Checkpoint, Module, tracking.TrackedList, tracking.TrackedDict))
+
+
+def _members(obj):
+    """``(name, child, store)`` for every attribute or item of an armable container, trackable or not yet
+    (``store(v)`` puts ``v`` in the child's place without going through delayed restoration)."""
+    if isinstance(obj, Checkpoint):
+        return [(k, v, lambda v, k=k: obj._store(k, v)) for k, v in list(obj._tracked.items())]
+    if isinstance(obj, Module):
+        return [(k, v, lambda v, k=k: object.__setattr__(obj, k, v)) for k, v in list(vars(obj).items())
+                if k not in _MODULE_INTERNALS]
+    if isinstance(obj, list):
+        return [(i, v, lambda v, i=i: list.__setitem__(obj, i, v)) for i, v in enumerate(obj)]
+    return [(k, v, lambda v, k=k: dict.__setitem__(obj, k, v)) for k, v in list(obj.items())]
+
+
+class _Restoration:
+    """The values of one ``restore`` call not restored yet, and how objects attached later receive them."""
+
+    def __init__(self, entries, values, root):
+        self.entries = entries
+        self.values = values
+        self.pending = set(entries)
+        # Weak: the restoration lives as long as what it watches, which must not keep the root alive.
+        self._root = weakref.ref(root)
+
+    def wants(self, path):
+        if not path:
+            return bool(self.pending)
+        prefix = path + "/"
+        for key in self.pending:
+            # A slot is wanted under its variable's path and under its optimizer's.
+            slot = self.entries[key].get("slot")
+            if key.startswith(prefix) or (slot and (slot["optimizer"] + "/").startswith(prefix)):
+                return True
+        return False
+
+    def resolve(self, key):
+        self.pending.discard(key)
+        self.values.pop(key, None)  # its value is in the variable now: do not keep a second copy alive
+
+    def attach(self, value, path):
+        """Restore ``value``, attached at ``path`` after ``restore`` ran, and arm its containers."""
+        if _is_variable(value):
+            key = path + _VALUE
+            if key in self.pending:
+                _check(value, self.values[key], key)
+                _assign(value, self.values[key])
+                self.resolve(key)
+        elif _is_layer(value) and not self._complete(value, path):
+            if self.wants(path):
+                tracking.arm(value, self, path)  # restored when it is built
+        elif self.wants(path) and (_holds_trackable(value) or _armable(value)):
+            self.apply(value, path)
+
+    def _complete(self, layer, path):
+        """Whether a Keras layer has made all the weights the checkpoint holds for it (its keys are positions in
+        ``weights``, so a partly built layer would take values meant for others)."""
+        prefix = f"{path}/weights/" if path else "weights/"
+        saved = sum(1 for key in self.entries if key.startswith(prefix) and key.endswith(_VALUE)
+                    and "/" not in key[len(prefix):-len(_VALUE)])
+        return bool(getattr(layer, "built", False)) and len(layer.weights) == saved
+
+    def apply(self, root, prefix=""):
+        """Restore every pending value whose variable is reachable from ``root`` (found at ``prefix``): all
+        checked before any is assigned; optimizer slots not created yet, and containers' later additions, wait."""
+        graph = _Graph(root, prefix)
+        now, later, whole = [], [], None
+        for key in sorted(self.pending):
+            entry = self.entries[key]
+            if key in graph.values:
+                now.append((graph.values[key], self.values[key], key))
+                continue
+            slot = entry.get("slot")
+            if slot:
+                opt = graph.optimizers.get(slot["optimizer"])
+                primary = graph.var_at.get(slot["variable"])
+                if opt is not None and primary is None and prefix:
+                    # An optimizer attached after ``restore``: its variables are elsewhere in the graph.
+                    if whole is None:
+                        root = self._root()
+                        whole = _Graph(root).var_at if root is not None else {}
+                    primary = whole.get(slot["variable"])
+                if opt is not None and primary is not None:
+                    later.append((opt, "slots", (id(_base(primary)), slot["name"]), (self.values[key], key, self)))
+                continue
+            index = _INDEX_KEY.fullmatch(key)
+            if index and index.group(1) in graph.optimizers:
+                opt = graph.optimizers[index.group(1)]
+                if int(index.group(2)) >= len(opt._variables):
+                    later.append((opt, "index", int(index.group(2)), (self.values[key], key, self)))
+        for variable, value, key in now:  # everything is checked before anything changes
+            _check(variable, value, key)
+        for variable, value, key in now:
+            _assign(variable, value)
+            self.resolve(key)
+        for opt, kind, ident, item in later:
+            _install_deferred(opt)[kind][ident] = item
+        if _armable(root) or _is_layer(root):
+            self._arm(root, prefix, set())
+
+    def _arm(self, obj, path, seen):
+        if id(obj) in seen or not self.wants(path):
+            return
+        seen.add(id(obj))
+        tracking.arm(obj, self, path)
+        if _is_layer(obj):
+            return  # (restored when it is built: ``tracking.layer_built``)
+        for name, child, store in _members(obj):
+            if type(child) in (list, dict):  # a plain one cannot report additions: swap in a tracked copy
+                child = tracking.wrap(child)
+                store(child)
+            if _armable(child) or _is_layer(child):
+                self._arm(child, tracking.child_path(path, name), seen)
+
+
 def _restore(root, save_path):
     entries, values = cio.read_checkpoint(save_path)
-    graph = _Graph(root)
-    status = CheckpointLoadStatus(entries)
-    now, later, matched = [], [], set()
-    for key, entry in entries.items():
-        if key in graph.values:
-            now.append((graph.values[key], values[key], key))
-            matched.add(key)
-            continue
-        slot = entry.get("slot")
-        if slot:
-            opt = graph.optimizers.get(slot["optimizer"])
-            primary = graph.var_at.get(slot["variable"])
-            if opt is not None and primary is not None:
-                later.append((opt, "slots", (id(_base(primary)), slot["name"]), (values[key], key, status, primary)))
-            continue
-        index = _INDEX_KEY.fullmatch(key)
-        if index and index.group(1) in graph.optimizers:
-            opt = graph.optimizers[index.group(1)]
-            if int(index.group(2)) >= len(opt._variables):
-                later.append((opt, "index", int(index.group(2)), (values[key], key, status)))
-    for variable, value, key in now:  # everything is checked before anything changes
-        _check(variable, value, key)
-    for variable, value, _key in now:
-        _assign(variable, value)
-    for opt, kind, ident, item in later:
-        _install_deferred(opt)[kind][ident] = item
-    status._pending = {key for key in entries if key not in matched}
-    status._unmatched = [v for key, v in graph.values.items() if key not in entries]
-    return status
+    restoration = _Restoration(entries, values, root)
+    restoration.apply(root)
+    return CheckpointLoadStatus(restoration, root)
 
 
 # --- statuses ---------------------------------------------------------------------------------------------------
 class CheckpointLoadStatus:
-    """What ``Checkpoint.restore`` returns: checks on how the checkpoint and the objects matched."""
+    """What ``Checkpoint.restore`` returns: checks on how the checkpoint and the objects matched.
 
-    def __init__(self, entries):
-        self._entries = entries
-        self._pending = set()
-        self._unmatched = []
+    The checks look at the objects as they are when called, so values restored later (delayed restoration of
+    objects attached after ``restore``) count."""
+
+    def __init__(self, restoration, root):
+        self._restoration = restoration
+        self._entries = restoration.entries
+        self._root = root
 
     def _resolved(self, key):
-        self._pending.discard(key)
+        self._restoration.resolve(key)
 
     def assert_consumed(self):
         """Raise ``AssertionError`` unless every saved value was restored and every variable got a value."""
         for key in self._entries:
-            if key in self._pending:
+            if key in self._restoration.pending:
                 raise AssertionError(_unresolved_text(key, self._entries[key]))
         self.assert_existing_objects_matched()
         return self
 
     def assert_existing_objects_matched(self):
         """Raise ``AssertionError`` if a variable that exists now has no value in the checkpoint."""
-        if self._unmatched:
-            n = len(self._unmatched)
-            shown = self._unmatched[:10]
+        unmatched = [v for key, v in _Graph(self._root).values.items() if key not in self._entries]
+        if unmatched:
+            n = len(unmatched)
+            shown = unmatched[:10]
             raise AssertionError(f"Found {n} Python objects that were not bound to checkpointed values, likely due "
                                  f"to changes in the Python program. Showing {len(shown)} of {n} unmatched objects: "
                                  f"{shown!r}")
@@ -310,7 +418,8 @@ class CheckpointLoadStatus:
 
     def assert_nontrivial_match(self):
         """Raise ``AssertionError`` if nothing but the save counter was restored."""
-        if not [k for k in self._entries if k not in self._pending and not k.startswith("save_counter/")]:
+        pending = self._restoration.pending
+        if not [k for k in self._entries if k not in pending and not k.startswith("save_counter/")]:
             raise AssertionError("Nothing except the root object matched a checkpointed value. Typically this "
                                  "means that the checkpoint does not match the Python program.")
         return self
@@ -379,9 +488,16 @@ class Checkpoint:
             setattr(self, name, value)
 
     def __setattr__(self, name, value):
+        if name.startswith("_") or not (_holds_trackable(value) or isinstance(value, (list, tuple, dict))):
+            object.__setattr__(self, name, value)
+            return
+        # Lists and dicts are tracked even while empty: what is added to them later is saved too. An attribute
+        # assigned after ``restore`` gets its saved value (delayed restoration).
+        tracking.assign(self, name, value, lambda v: self._store(name, v))
+
+    def _store(self, name, value):
         object.__setattr__(self, name, value)
-        if not name.startswith("_") and _holds_trackable(value):
-            self._tracked[name] = value
+        self._tracked[name] = value
 
     @property
     def save_counter(self):

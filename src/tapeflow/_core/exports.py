@@ -9,10 +9,20 @@ from __future__ import annotations
 
 from types import ModuleType
 
-__all__ = ["export", "install"]
+__all__ = ["export", "install", "add_install_hook"]
 
 # namespace ("" for top-level tf, "math", "nn" ...) -> public name -> object
 _TABLE: dict[str, dict[str, object]] = {}
+
+
+# Functions ``hook(path, obj) -> obj`` that may wrap what a namespace installs (``add_install_hook``).
+_HOOKS = []
+
+
+def add_install_hook(hook):
+    """Let ``hook(path, obj)`` replace each object a namespace module installs (``path`` is TF's, ``"math.add"``)."""
+    if hook not in _HOOKS:
+        _HOOKS.append(hook)
 
 
 def export(*paths):
@@ -37,6 +47,11 @@ def install(module_globals, namespace):
     """
     table = _TABLE.get(namespace, {})
     module_globals.update(table)
+    for hook in _HOOKS:  # (the ragged dispatch: see ``ops/_ragged_dispatch.py``)
+        prefix = f"{namespace}." if namespace else ""
+        for name, fn in list(module_globals.items()):
+            if not name.startswith("_"):
+                module_globals[name] = hook(prefix + name, fn)
     listed = module_globals.get("__all__")
     if listed is None:  # the top-level namespace lists what it imported by name (not its submodules)
         listed = [n for n, v in module_globals.items() if not n.startswith("_") and not isinstance(v, ModuleType)]

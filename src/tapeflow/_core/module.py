@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
+from . import tracking
 from .variable import name_scope
 
 __all__ = ["Module"]
+
+
+_INTERNALS = frozenset({"_name", "_scope", "_name_scope"})
 
 
 def _camel_to_snake(name):
@@ -34,6 +38,13 @@ class Module:
         with name_scope(name) as scope:
             self._scope = scope
         self._name_scope = name_scope(self._scope)
+
+    def __setattr__(self, name, value):
+        # Only a module armed by ``Checkpoint.restore`` looks at what is assigned (delayed restoration).
+        if tracking.ARMED and name not in _INTERNALS:
+            tracking.assign(self, name, value, lambda v: object.__setattr__(self, name, v))
+        else:
+            object.__setattr__(self, name, value)
 
     @property
     def name(self) -> str:
@@ -71,7 +82,7 @@ class Module:
         while queue:
             module = queue.pop(0)
             for key in sorted(vars(module)):
-                if key.startswith("_") and key in ("_name", "_scope", "_name_scope"):
+                if key in _INTERNALS:
                     continue
                 for leaf in _leaves(vars(module)[key]):
                     if id(leaf) in seen:

@@ -231,6 +231,31 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
                  'DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64, DT_QINT8, DT_QUINT8, '
                  'DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, '
                  'DT_UINT64]; attr=data_format:string,default="NHWC",allowed=["NHWC", "NCHW"]>'),
+ 'Bitcast': (('bfloat16',
+              'half',
+              'float',
+              'double',
+              'int64',
+              'int32',
+              'uint8',
+              'uint16',
+              'uint32',
+              'uint64',
+              'int8',
+              'int16',
+              'complex64',
+              'complex128',
+              'qint8',
+              'quint8',
+              'qint16',
+              'quint16',
+              'qint32'),
+             'Op<name=Bitcast; signature=input:T -> output:type; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, '
+             'DT_FLOAT, DT_DOUBLE, DT_INT64, DT_INT32, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_INT8, '
+             'DT_INT16, DT_COMPLEX64, DT_COMPLEX128, DT_QINT8, DT_QUINT8, DT_QINT16, DT_QUINT16, DT_QINT32]; '
+             'attr=type:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT64, DT_INT32, DT_UINT8, '
+             'DT_UINT16, DT_UINT32, DT_UINT64, DT_INT8, DT_INT16, DT_COMPLEX64, DT_COMPLEX128, DT_QINT8, '
+             'DT_QUINT8, DT_QINT16, DT_QUINT16, DT_QINT32]>'),
  'BitwiseAnd': (('int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'),
                 'Op<name=BitwiseAnd; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_INT8, DT_INT16, DT_INT32, '
                 'DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64]; is_commutative=true>'),
@@ -377,6 +402,16 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
             'DT_QUINT16, DT_UINT16, DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64]; '
             'attr=Tidx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'DecodeBase64': (None, 'Op<name=DecodeBase64; signature=input:string -> output:string>'),
+ 'DecodePaddedRaw': (None,
+                     'Op<name=DecodePaddedRaw; signature=input_bytes:string, fixed_length:int32 -> '
+                     'output:out_type; attr=out_type:type,allowed=[DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32, '
+                     'DT_UINT16, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16]; '
+                     'attr=little_endian:bool,default=true>'),
+ 'DecodeRaw': (None,
+               'Op<name=DecodeRaw; signature=bytes:string -> output:out_type; '
+               'attr=out_type:type,allowed=[DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT16, DT_UINT8, '
+               'DT_INT16, DT_INT8, DT_INT64, DT_COMPLEX64, DT_COMPLEX128, DT_BOOL, DT_BFLOAT16]; '
+               'attr=little_endian:bool,default=true>'),
  'DenseBincount': (('int32', 'int64', 'float', 'double'),
                    'Op<name=DenseBincount; signature=input:Tidx, size:Tidx, weights:T -> output:T; '
                    'attr=Tidx:type,allowed=[DT_INT32, DT_INT64]; attr=T:type,allowed=[DT_INT32, DT_INT64, '
@@ -410,6 +445,12 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'DivNoNan': (('half', 'float', 'bfloat16', 'double', 'complex64', 'complex128'),
               'Op<name=DivNoNan; signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_HALF, DT_FLOAT, DT_BFLOAT16, '
               'DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'DynamicPartition': (None,
+                      'Op<name=DynamicPartition; signature=data:T, partitions:int32 -> outputs:num_partitions*T; '
+                      'attr=num_partitions:int,min=1; attr=T:type>'),
+ 'DynamicStitch': (None,
+                   'Op<name=DynamicStitch; signature=indices:N*int32, data:N*T -> merged:T; attr=N:int,min=1; '
+                   'attr=T:type>'),
  'Einsum': (None,
             'Op<name=Einsum; signature=inputs:N*T -> output:T; attr=equation:string; attr=N:int,min=1; '
             'attr=T:type>'),
@@ -964,6 +1005,28 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'Qr': (('double', 'float', 'half', 'complex64', 'complex128'),
         'Op<name=Qr; signature=input:T -> q:T, r:T; attr=full_matrices:bool,default=false; '
         'attr=T:type,allowed=[DT_DOUBLE, DT_FLOAT, DT_HALF, DT_COMPLEX64, DT_COMPLEX128]>'),
+ 'RaggedCross': (None,
+                 'Op<name=RaggedCross; signature=ragged_values:ragged_values_types, '
+                 'ragged_row_splits:ragged_splits_types, sparse_indices:Nsparse*int64, '
+                 'sparse_values:sparse_values_types, sparse_shape:Nsparse*int64, dense_inputs:dense_types -> '
+                 'output_values:out_values_type, output_row_splits:out_row_splits_type; attr=Nsparse:int,min=0; '
+                 'attr=input_order:string; attr=hashed_output:bool; attr=num_buckets:int,min=0; '
+                 'attr=hash_key:int; attr=ragged_values_types:list(type),min=0,allowed=[DT_INT64, DT_STRING]; '
+                 'attr=ragged_splits_types:list(type),min=0,allowed=[DT_INT32, DT_INT64]; '
+                 'attr=sparse_values_types:list(type),min=0,allowed=[DT_INT64, DT_STRING]; '
+                 'attr=dense_types:list(type),min=0,allowed=[DT_INT64, DT_STRING]; '
+                 'attr=out_values_type:type,allowed=[DT_INT64, DT_STRING]; '
+                 'attr=out_row_splits_type:type,allowed=[DT_INT32, DT_INT64]>'),
+ 'RaggedRange': (('bfloat16', 'float', 'double', 'int32', 'int64'),
+                 'Op<name=RaggedRange; signature=starts:T, limits:T, deltas:T -> rt_nested_splits:Tsplits, '
+                 'rt_dense_values:T; attr=T:type,default=DT_INT32,allowed=[DT_BFLOAT16, DT_FLOAT, DT_DOUBLE, '
+                 'DT_INT32, DT_INT64]; attr=Tsplits:type,default=DT_INT64,allowed=[DT_INT32, DT_INT64]>'),
+ 'RaggedTensorToTensor': (None,
+                          'Op<name=RaggedTensorToTensor; signature=shape:Tshape, values:T, default_value:T, '
+                          'row_partition_tensors:num_row_partition_tensors*Tindex -> result:T; attr=T:type; '
+                          'attr=Tindex:type,allowed=[DT_INT64, DT_INT32]; attr=Tshape:type,allowed=[DT_INT64, '
+                          'DT_INT32]; attr=num_row_partition_tensors:int,min=1; '
+                          'attr=row_partition_types:list(string)>'),
  'RandomShuffle': (None,
                    'Op<name=RandomShuffle; signature=value:T -> output:T; attr=seed:int,default=0; '
                    'attr=seed2:int,default=0; attr=T:type; is_stateful=true>'),
@@ -1593,6 +1656,11 @@ OPDEFS = {'Abs': (('bfloat16', 'half', 'float', 'double', 'int8', 'int16', 'int3
  'UniqueWithCounts': (None,
                       'Op<name=UniqueWithCounts; signature=x:T -> y:T, idx:out_idx, count:out_idx; attr=T:type; '
                       'attr=out_idx:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
+ 'UnsortedSegmentJoin': (None,
+                         'Op<name=UnsortedSegmentJoin; signature=inputs:string, segment_ids:Tindices, '
+                         'num_segments:Tnumsegments -> output:string; attr=separator:string,default=""; '
+                         'attr=Tindices:type,allowed=[DT_INT32, DT_INT64]; '
+                         'attr=Tnumsegments:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]>'),
  'UnsortedSegmentMax': (('float',
                          'double',
                          'int32',

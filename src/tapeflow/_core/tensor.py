@@ -54,8 +54,16 @@ class Tensor:
         return self.shape
 
     def set_shape(self, shape):
-        if not self.shape.is_compatible_with(shape):
-            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape {TensorShape(shape)}.")
+        """Check that ``shape`` fits; inside a traced function, also fix the sizes it gives that the trace left
+        unknown (``None``), as TF's graph tensors do."""
+        current = self.shape
+        if not current.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {current} is not compatible with supplied shape {TensorShape(shape)}.")
+        tracer = STATE.tracer
+        if tracer is not None:
+            merged = current.merge_with(shape)
+            if merged.rank is not None and merged != current:
+                tracer.static_shapes[self._id] = tuple(merged.as_list())
 
     @property
     def ndim(self) -> int:

@@ -195,6 +195,35 @@ def _as_output_one(value):
     return value
 
 
+#: Functions called as ``listener(name, graph)`` with each graph a trace makes, while its values are still in it.
+TRACE_LISTENERS = []
+
+
+def value_specs(graph, tracer):
+    """``{id: (NumPy dtype, shape)}`` of the graph's inputs and of what its nodes make (the shape the trace fixed:
+    ``None`` for a dimension that varies between calls)."""
+    static = tracer.static_shapes
+    specs = {}
+
+    def note(i, v):
+        if v is not None:
+            shape = static.get(i, np.shape(v))
+            specs[i] = (np.asarray(v).dtype, None if shape is None else tuple(shape))
+
+    for n in graph.nodes:
+        if type(n) is tuple:
+            outs, results = n[4], n[5]
+            for o, v in (zip(outs, results) if type(outs) is tuple else ((outs, results),)):
+                note(o, v)
+            for i, v in zip(n[6::2], n[7::2]):
+                if i not in specs:
+                    note(i, v)
+        elif type(n) is trace.Read:
+            var = n.variable
+            specs[n.out] = (np.dtype(var.dtype.as_numpy_dtype), tuple(var.shape))
+    return specs
+
+
 def build_program(name, tracer, placeholders, variables, result):
     """The :class:`Program` of a finished trace (``result`` already through :func:`as_outputs`)."""
     structured = nest.is_nested(result) or nest.is_composite(result)
@@ -235,6 +264,10 @@ def build_program(name, tracer, placeholders, variables, result):
         specs = [v._static_spec(graph.constants, tracer.static_shape) if nest.is_composite(v) else s
                  for v, s in zip(leaves_of, specs)]
         output_specs = nest.pack_sequence_as(result, specs) if nest.is_nested(result) else specs[0]
+    graph.input_names = {i: n.rsplit(":", 1)[0] for i, n in tracer.names.items()}
+    graph.specs = value_specs(graph, tracer)
+    for listener in TRACE_LISTENERS:  # (``tf.summary.trace_on``: the graphs of functions traced while it is on)
+        listener(name, graph)
     graph.forget_values()  # before lowering: the program's line table keeps the equations it was made from
     plan = lower.lower(graph, name)
     structure = nest.pack_sequence_as(result, list(leaves), True) if structured else None

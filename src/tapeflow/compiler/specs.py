@@ -34,9 +34,14 @@ class GraphTensor:
         return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
 
+def _tensor_spec(s):
+    """A spec of a tensor, or of a composite tensor (``tf.RaggedTensorSpec``, ``tf.SparseTensorSpec``: their
+    ``value_type`` is the composite class)."""
+    return isinstance(s, TensorSpec) or getattr(getattr(s, "value_type", None), "_tapeflow_composite", False)
+
+
 def holds_tensors(spec):
-    return any(isinstance(s, TensorSpec) for s in nest.flatten(spec)) if nest.is_nested(spec) else isinstance(
-        spec, TensorSpec)
+    return any(_tensor_spec(s) for s in nest.flatten(spec)) if nest.is_nested(spec) else _tensor_spec(spec)
 
 
 def unnamed(spec):
@@ -108,7 +113,7 @@ def parameters_of(fn):
 def type_text(spec, literal=False):
     """A type as TF's signatures print it: ``TensorSpec(...)``, ``List[...]``, ``Dict[['a', ...], ...]``, and, with
     ``literal``, ``Literal[value]`` for a Python value."""
-    if isinstance(spec, TensorSpec):
+    if _tensor_spec(spec):
         return repr(spec)
     if type(spec) is dict:
         return "Dict[" + ", ".join(f"[{k!r}, {type_text(v, literal)}]" for k, v in spec.items()) + "]"

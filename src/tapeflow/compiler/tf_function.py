@@ -307,7 +307,10 @@ class ConcreteFunction:
         return pack(program, out)
 
     def __repr__(self):
-        return f"<ConcreteFunction {self.name}{self._specs}>"
+        return f"<ConcreteFunction {self.pretty_printed_signature(verbose=False)} at 0x{id(self):X}>"
+
+    def __str__(self):
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
 
 
 class Function:

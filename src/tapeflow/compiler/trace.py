@@ -82,6 +82,10 @@ class Assign:
         return f"Assign({self.variable.name}.{self.method}, {self.value if self.constant is None else 'const'})"
 
 
+# The largest integer tensor whose probe value ``_infer`` carries on (sizes and shapes, not data).
+_PROBED_SIZES = 16
+
+
 class Tracer:
     """The recording observer and listener of one trace (see the module docstring)."""
 
@@ -100,6 +104,9 @@ class Tracer:
         self.created = []  # variables created while tracing
         self.created_at = None  # the user's line that created the first of them
         self.static_shapes = {}  # placeholder id -> the shape the function sees (``None`` where it generalises)
+        # id -> the value a small integer tensor takes in ``_infer``'s probe where it differs from the trace's own
+        # (a ``tf.size`` of a generalised dimension): later probes take it, so sizes computed from it vary too.
+        self.probe_values = {}
         self.saved = {}  # variable id -> (variable, its value before the trace first changed it)
         self.outside = ([], None)  # the recording observers and trace outside this one (``init_scope``)
         self.eager_spans = []  # the id ranges ``init_scope`` blocks made eagerly
@@ -187,6 +194,16 @@ class Tracer:
         if static is not None and None not in static:
             return eq
         target = eq[1]["shape"]
+        if -1 in target and all(d in (1, -1) for d in target):
+            # A flattening (``[-1]``, ``[1, -1]`` ...) holds no size: it reshapes every length as it is.
+            return eq
+        if static is not None and static.count(None) == 1 and -1 in target:
+            # A ``-1`` already in the target takes the varying dimension whatever its size when the other target
+            # dimensions divide the input's fixed ones (``Flatten``: (None, 2, 2, 3) -> (-1, 12)).
+            fixed = int(np.prod([d for d in static if d is not None]))
+            others = int(np.prod([d for d in target if d != -1]))
+            if target.count(-1) == 1 and others > 0 and fixed % others == 0:
+                return eq
         if static is None or static.count(None) != 1 or -1 in target:
             self._frozen()
             return eq
@@ -222,19 +239,23 @@ class Tracer:
             sized = sized(eq[1] or {})
         for k, dims in sized.items():
             shape = np.shape(values[k])
-            self.static_shapes[outs[k]] = tuple(None if dims is None or d in dims else n
-                                                for d, n in enumerate(shape))
+            self.static_shapes[outs[k]] = tuple(None if dims is None or d in dims or d - len(shape) in dims else n
+                                                for d, n in enumerate(shape))  # (a negative dimension counts back)
         self.generalised = self.shape_dynamic = True
 
     def _infer(self, eq):
         """Record the static shapes of ``eq``'s outputs where they are not simply their values' shapes: the
         dimensions that follow a generalised (``None``) dimension of an input.
 
-        A pure op runs its kernel once more on zeros whose generalised dimensions are two longer: the output
-        dimensions that change with them are ``None``. A kernel that refuses the stand-ins (a reshape to a fixed
-        shape) leaves the outputs' own shapes, which is what a fixed shape means."""
-        known = [self.static_shapes.get(i, _OWN) for i in eq[6::2]]
-        if all(k is _OWN or (k is not None and None not in k) for k in known):
+        A pure op runs its kernel once more on stand-ins: zeros (empty strings) whose generalised dimensions are
+        two longer, and, for the small integer tensors whose probe differed from their value (sizes and shapes
+        computed from those dimensions), that probe value. The output dimensions that change are ``None``. A kernel
+        that refuses the stand-ins (a reshape to a fixed shape) leaves the outputs' own shapes, which is what a
+        fixed shape means."""
+        inputs = eq[6::2]
+        known = [self.static_shapes.get(i, _OWN) for i in inputs]
+        probes = self.probe_values
+        if all((k is _OWN or (k is not None and None not in k)) and i not in probes for k, i in zip(known, inputs)):
             return
         outs, values = eq[4], eq[5]
         if type(outs) is not tuple:
@@ -244,15 +265,21 @@ class Tracer:
         if op is None or op.stateful:
             return
         stand_ins = []
-        for v, k in zip(eq[7::2], known):
-            if k is _OWN or (k is not None and None not in k):
+        for i, v, k in zip(inputs, eq[7::2], known):
+            if i in probes:
+                stand_ins.append(probes[i])
+            elif k is _OWN or (k is not None and None not in k):
                 stand_ins.append(v)
             else:
                 v = np.asarray(v)
-                if v.dtype.kind not in "biufc":
-                    return
                 k = (None,) * v.ndim if k is None else k
-                stand_ins.append(np.zeros([d + 2 if s is None else d for d, s in zip(v.shape, k)], v.dtype))
+                shape = [d + 2 if s is None else d for d, s in zip(v.shape, k)]
+                if v.dtype.kind in "biufc":
+                    stand_ins.append(np.zeros(shape, v.dtype))
+                elif v.dtype.kind == "O":
+                    stand_ins.append(np.full(shape, b"", dtype=object))
+                else:
+                    return
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -267,6 +294,8 @@ class Tracer:
                 self.static_shapes[o] = None
             elif actual != other:
                 self.static_shapes[o] = tuple(None if a != b else a for a, b in zip(actual, other))
+            elif np.size(p) <= _PROBED_SIZES and np.asarray(p).dtype.kind in "iu" and not np.array_equal(v, p):
+                probes[o] = np.asarray(p)
 
     def graph_names(self):
         """TF's names of the trace's tensors, by id: ``"x:0"`` for the input ``x``, ``"mul_1:0"`` for the second
@@ -301,16 +330,20 @@ class Tracer:
         or ``None``."""
         if len(inputs) != 2 or op.name not in _BROADCASTING and op.name != "MatMul":
             return None
-        a, b = (np.shape(t._value) for t in inputs)
+        a, b = (self._known_shape(t) for t in inputs)
+        if a is None or b is None:
+            return None
         if op.name == "MatMul":
             attrs = attrs or {}
             ta, tb = bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b"))
-            if len(a) != 2 or len(b) != 2 or a[0 if ta else 1] == b[1 if tb else 0]:
+            if len(a) != 2 or len(b) != 2 or a[0 if ta else 1] == b[1 if tb else 0] or \
+                    None in (a[0 if ta else 1], b[1 if tb else 0]):
                 return None
             pair = (a[0 if ta else 1], b[1 if tb else 0])
             flags = f", grad_a=false, grad_b=false, transpose_a={str(ta).lower()}, transpose_b={str(tb).lower()}"
         else:
-            pair = next(((x, y) for x, y in zip(reversed(a), reversed(b)) if x != y and 1 not in (x, y)), None)
+            pair = next(((x, y) for x, y in zip(reversed(a), reversed(b))
+                         if x != y and 1 not in (x, y) and None not in (x, y)), None)
             if pair is None:
                 return None
             flags = ""
@@ -318,10 +351,21 @@ class Tracer:
 
         dtype = _TF_TYPE_NAMES.get(inputs[0]._value.dtype.name, ("", "DT_INVALID"))[1]
         names = ", ".join(self.name_of(t).rsplit(":", 1)[0] for t in inputs)
-        shapes = ", ".join("[" + ",".join(str(d) for d in s) + "]" for s in (a, b))
+        shapes = ", ".join("[" + ",".join("?" if d is None else str(d) for d in s) + "]" for s in (a, b))
         return ValueError(f"Dimensions must be equal, but are {pair[0]} and {pair[1]} for '{{{{node "
                           f"{self._next_node_name(op)}}}}} = {op.name}[T={dtype}{flags}]({names})' with input shapes: "
                           f"{shapes}.")
+
+    def _known_shape(self, tensor):
+        """The shape the graph knows for ``tensor``: its value's, with ``None`` where the trace left a dimension
+        unknown (``None`` for an unknown rank). A value standing in for a failed op may not have the shape its op
+        would give, but the unknown dimensions are never compared."""
+        static = self.static_shapes.get(tensor._id, _OWN)
+        if static is _OWN:
+            return np.shape(tensor._value)
+        if static is None:
+            return None
+        return tuple(static)
 
     def _next_node_name(self, op):
         base = _NODE_NAMES.get(op.name, op.name)
@@ -463,7 +507,7 @@ class Graph:
     """
 
     __slots__ = ("nodes", "inputs", "outputs", "constants", "variables", "created", "variable_inputs", "stacks",
-                 "poisoned", "shapes_vary")
+                 "poisoned", "shapes_vary", "specs", "input_names")
 
     def __init__(self, nodes, inputs, outputs, variables, created):
         self.nodes = nodes
@@ -478,6 +522,10 @@ class Graph:
         # Whether its tensors' shapes may differ from the trace's when it runs (``Tracer.shape_dynamic``): an op
         # that kept its input's shape in the trace is then not known to keep it (``passes.simplify``).
         self.shapes_vary = False
+        # What the values leave behind for readers of the graph (``tf.summary.graph``): id -> (NumPy dtype, shape)
+        # of each node's outputs and each input, and input id -> TF's name of it (``"x"``).
+        self.specs = {}
+        self.input_names = {}
 
     def forget_values(self):
         """Drop the values the trace computed from the equations (the constants stay): the graph keeps no array

@@ -93,6 +93,8 @@ class _BatchDataset(_Unary):
 class _RaggedBatchDataset(_BatchDataset):
     """``ragged_batch``: dense components batched into ragged tensors (one row each), composite ones batched."""
 
+    _TF_NAME = "_BatchDataset"  # (TF maps each element to a ragged one, then batches)
+
     def __init__(self, input_dataset, batch_size, drop_remainder, row_splits_dtype):
         from .._core import dtypes  # noqa: PLC0415
 

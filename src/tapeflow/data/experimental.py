@@ -20,6 +20,7 @@ from .transformations import AUTOTUNE
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShardPolicy", "AutotuneOptions",
            "DistributeOptions", "OptimizationOptions", "ThreadingOptions", "NumpyIterator", "Optional",
            "assert_cardinality", "bucket_by_sequence_length", "cardinality", "choose_from_datasets", "Counter",
+           "dense_to_ragged_batch",
            "enable_debug_mode", "enumerate_dataset", "get_next_as_optional", "get_single_element",
            "group_by_window", "ignore_errors", "map_and_batch", "parallel_interleave", "sample_from_datasets",
            "scan", "shuffle_and_repeat", "take_while", "unbatch", "unique", "CsvDataset", "make_csv_dataset"]
@@ -146,5 +147,7 @@ bucket_by_sequence_length = _alias("bucket_by_sequence_length", _OPS + "grouping
                                    "bucket_by_sequence_length")
 take_while = _alias("take_while", _OPS + "take_while_ops", "Use `tf.data.Dataset.take_while(...)", "take_while")
 unique = _alias("unique", _OPS + "unique", "Use `tf.data.Dataset.unique(...)", "unique")
+dense_to_ragged_batch = _alias("dense_to_ragged_batch", _OPS + "batching",
+                               "Use `tf.data.Dataset.ragged_batch` instead.", "ragged_batch")
 enumerate_dataset = _alias("enumerate_dataset", _OPS + "enumerate_ops", "Use `tf.data.Dataset.enumerate()`.",
                            "enumerate")

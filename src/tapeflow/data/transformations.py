@@ -79,6 +79,9 @@ def _trace(fn, spec, result=_spec.normalize):
 def _relax_one(a, b):
     if isinstance(a, _spec.TensorSpec):
         return _spec.relax_spec(a, b)
+    if getattr(a, "value_type", None) is not None and getattr(a, "ragged_rank", None) is not None and \
+            type(a) is type(b) and a.ragged_rank == b.ragged_rank:  # a tf.RaggedTensorSpec: its sizes relax too
+        return type(a)(_spec.relaxed_shape(a.shape, b.shape), a.dtype, a.ragged_rank, a.row_splits_dtype)
     if isinstance(a, _spec.DatasetSpec) and _spec.same_structure(a.element_spec, b.element_spec):
         return _spec.DatasetSpec(_spec.map_structure(_relax_one, a.element_spec, b.element_spec))
     return a

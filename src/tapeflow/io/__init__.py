@@ -14,3 +14,7 @@ from .tfrecord import TFRecordOptions, TFRecordWriter
 __all__ = ["TFRecordWriter", "TFRecordOptions", "FixedLenFeature", "VarLenFeature", "RaggedFeature",
            "parse_single_example", "parse_example",
            "serialize_tensor", "parse_tensor", "encode_base64", "decode_base64"]
+
+from .._core.exports import install as _install  # noqa: E402
+
+_install(globals(), "io")

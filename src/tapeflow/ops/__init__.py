@@ -3,11 +3,14 @@
 Each module imports what it builds on itself, so the order here does not matter.
 """
 
+from .._core import exports as _exports
 from .._core import primitives as _primitives
 from . import (  # noqa: F401
+    _ragged_dispatch,
     activation_ops,
     array_ops,
     assert_ops,
+    cast_ops,
     clip_ops,
     construct_ops,
     control_flow_ops,
@@ -30,6 +33,7 @@ from . import (  # noqa: F401
     numerics_ops,
     operators,
     pad_ops,
+    partition_ops,
     pool3d_ops,
     print_ops,
     ragged_convert,
@@ -53,6 +57,9 @@ from . import (  # noqa: F401
     unicode_ops,
     variable_methods,
 )
+
+# A namespace module's installed functions send ragged arguments to their ragged versions (``_ragged_dispatch``).
+_exports.add_install_hook(_ragged_dispatch.wrap)
 
 # The core emits some primitives itself (accumulating, unbroadcasting ...): look them up now, so that a missing one
 # fails at import rather than in the middle of a backward pass.

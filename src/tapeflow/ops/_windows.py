@@ -15,8 +15,8 @@ from numpy.lib.stride_tricks import as_strided
 from .._core import errors
 from .._core.dispatch import execute
 from .._core.registry import REGISTRY
-from .array_ops import RESHAPE, TRANSPOSE
-from .pad_ops import PAD, SLICE
+from .array_ops import RESHAPE, STRIDED_SLICE, TRANSPOSE
+from .pad_ops import PAD
 
 __all__ = [
     "get_sequence", "spatial_sequences", "convert_padding", "int_list", "string_attr", "attr_error",
@@ -301,10 +301,14 @@ def _space_to_batch(x, block, pads):
         x = execute(PAD, (x,), {"paddings": ((0, 0),) + tuple(pads) + ((0, 0),) * rest})
     shape = x._value.shape
     inner = tuple(d // r for d, r in zip(shape[1:m + 1], block))
-    split = (shape[0],) + sum(((d, r) for d, r in zip(inner, block)), ()) + shape[m + 1:]
+    # The batch as -1: a traced program then serves every batch size (the other sizes are the trace's own). Not
+    # for an empty tensor, whose -1 NumPy cannot work out.
+    batch = -1 if x._value.size else shape[0]
+    split = (batch,) + sum(((d, r) for d, r in zip(inner, block)), ()) + shape[m + 1:]
     perm = tuple(range(2, 2 * m + 1, 2)) + (0,) + tuple(range(1, 2 * m, 2)) + tuple(range(2 * m + 1, len(split)))
     x = execute(TRANSPOSE, (execute(RESHAPE, (x,), {"shape": split}),), {"perm": perm})
-    return execute(RESHAPE, (x,), {"shape": (shape[0] * int(np.prod(block)),) + inner + shape[m + 1:]})
+    return execute(RESHAPE, (x,), {"shape": (batch if batch == -1 else batch * int(np.prod(block)),) + inner +
+                                   shape[m + 1:]})
 
 
 def _batch_to_space(y, block, crops):
@@ -315,16 +319,17 @@ def _batch_to_space(y, block, crops):
     for i, (d, (b, a)) in enumerate(zip(full, crops)):
         if d - b - a < 0:
             raise kernel_error("BatchToSpaceND", f"cropped_shape[{i}]={d - b - a} must be non-negative")
-    batch = shape[0] // int(np.prod(block))
+    # The batch as -1 (unless empty, see above) and the crop as a strided slice: a traced program then serves every
+    # batch size.
+    batch = -1 if y._value.size else shape[0] // int(np.prod(block))
     split = tuple(block) + (batch,) + shape[1:]
     perm = (m,) + sum(((m + 1 + i, i) for i in range(m)), ()) + tuple(range(2 * m + 1, len(split)))
     y = execute(TRANSPOSE, (execute(RESHAPE, (y,), {"shape": split}),), {"perm": perm})
     y = execute(RESHAPE, (y,), {"shape": (batch,) + full + shape[m + 1:]})
     if not any(a for _, a in crops):
         return y
-    size = (batch,) + tuple(d - b - a for d, (b, a) in zip(full, crops)) + shape[m + 1:]
-    return execute(SLICE, (y,), {"begin": (0,) + tuple(b for b, _ in crops) + (0,) * len(shape[m + 1:]),
-                                 "size": size})
+    index = (slice(None),) + tuple(slice(b, d - a) for d, (b, a) in zip(full, crops))
+    return execute(STRIDED_SLICE, (y,), {"index": index})
 
 
 def with_space_to_batch(x, rates, padding, filter_shape, spatial_dims, data_format, build_op):

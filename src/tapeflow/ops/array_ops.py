@@ -190,6 +190,12 @@ def reshape(tensor, shape, name=None):
         n = shape._value.size if shape._value.ndim == 1 else None
         tracer.static_shapes[out._id] = None if n is None else (None,) * n
         return out
+    computed = _computed_dims(shape) if tracer is not None and isinstance(shape, (list, tuple)) else None
+    if computed is not None:  # ``tf.reshape(x, [tf.shape(x)[0], -1])``: the sizes read when the program runs
+        dims, static = computed
+        out = execute(RESHAPE_TO, (x, dims))
+        tracer.static_shapes[out._id] = tuple(None if d is None or d == -1 else d for d in static)
+        return out
     asked = _shape_arg(shape)
     shape = _reshape_sizes(x._value.size, x._value.shape, asked, sfx)
     if -1 in asked and shape_varies(x):  # the -1 stays: it is worked out when the program runs
@@ -747,6 +753,8 @@ def shape(input, out_type=None, name=None):
         from .ragged_shape import shape_of_ragged  # noqa: PLC0415 - the ragged modules build on this one
 
         return shape_of_ragged(input, out_type)
+    if getattr(input, "_tapeflow_sparse", False):  # (TF gives a sparse tensor's dense shape)
+        return cast(input.dense_shape, out_type)
     x = to_tensor(input)
     if shape_varies(x):
         return execute(SHAPE, (x,), {"out_type": out_type.as_numpy_dtype})

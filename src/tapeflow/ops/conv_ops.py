@@ -47,6 +47,7 @@ from ._windows import (
     without_name,
 )
 from .array_ops import RESHAPE
+from .shape_like_ops import EXPAND_DIMS_AT, SQUEEZE_AT, shape_varies
 
 __all__ = ["conv1d", "conv2d", "conv2d_transpose", "conv1d_transpose"]
 
@@ -340,12 +341,16 @@ def conv1d_full(input, filters, stride, padding, data_format, dilations):
 def _expand(t, axis):
     shape = t._value.shape
     axis = axis % (len(shape) + 1)
+    if shape_varies(t):  # a traced program whose sizes vary: no fixed shape (the 1-D ops over 2-D ones)
+        return execute(EXPAND_DIMS_AT, (t,), {"axis": axis})
     return execute(RESHAPE, (t,), {"shape": shape[:axis] + (1,) + shape[axis:]})
 
 
 def _squeeze(t, axis):
     shape = t._value.shape
     axis = axis % len(shape)
+    if shape_varies(t):
+        return execute(SQUEEZE_AT, (t,), {"axis": (axis,)})
     return execute(RESHAPE, (t,), {"shape": shape[:axis] + shape[axis + 1:]})
 
 

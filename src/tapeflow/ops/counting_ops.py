@@ -119,8 +119,12 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.in
 
 def _bounds(side):
     def forward(sorted_sequence, values, out_type):
-        rows = np.reshape(sorted_sequence, (-1, np.shape(sorted_sequence)[-1]))
-        flat = np.reshape(values, (rows.shape[0], -1)) if np.ndim(values) else np.reshape(values, (1, 1))
+        shape = np.shape(sorted_sequence)
+        nrows = int(np.prod(shape[:-1]))  # (counted, not inferred: a sequence may be empty)
+        if nrows == 0:
+            return np.zeros(np.shape(values), out_type)
+        rows = np.reshape(sorted_sequence, (nrows, shape[-1]))
+        flat = np.reshape(values, (nrows, -1)) if np.ndim(values) else np.reshape(values, (1, 1))
         out = np.stack([np.searchsorted(r, v, side=side) for r, v in zip(rows, flat)]).astype(out_type)
         return out.reshape(np.shape(values))
 

@@ -78,6 +78,72 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     return _pack(out_structure, [ta.stack() for ta in accs])
 
 
+def map_fn_ragged(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+                  infer_shape=True, name=None, fn_output_signature=None):
+    """``tf.map_fn`` over ``elems`` holding ragged tensors (``_ragged_dispatch`` sends those here): ``fn`` on each
+    row, the results stacked into ragged tensors where the signature (``elems``' own by default) is ragged.
+
+    The rows are visited by a Python loop over the number of rows, which a ragged tensor always knows: inside
+    ``tf.function`` the loop is unrolled (TF makes one loop node of it; the results are the same)."""
+    from .array_ops import stack  # noqa: PLC0415
+    from .ragged_ops import is_ragged, stack_ragged  # noqa: PLC0415
+
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    leaves = nest.flatten(elems)
+    first = leaves[0]
+    n = int(np.asarray(first.nrows()._value)) if is_ragged(first) else convert_to_tensor(first).shape[0]
+    rows = [convert_to_tensor(e) if not is_ragged(e) else e for e in leaves]
+    out_structure = elems if signature is None else signature
+    specs = nest.flatten(out_structure)
+    if STATE.tracer is not None:  # rows by gathering (a slice by a traced row split cannot be traced)
+        from .ragged_ops import _gather_rows  # noqa: PLC0415
+
+        def row(r, i):
+            return _gather_rows(r, convert_to_tensor([i], _dtypes.int64)).values if is_ragged(r) else r[i]
+    else:
+        def row(r, i):
+            return r[i]
+    results = []
+    for i in range(n):
+        value = fn(_pack(elems, [row(r, i) for r in rows]))
+        nest.assert_same_structure(out_structure, value)
+        results.append(nest.flatten(value))
+    out = []
+    for k, spec in enumerate(specs):
+        parts = [r[k] for r in results]
+        wants_ragged = is_ragged(spec) or type(spec).__name__ == "RaggedTensorSpec"
+        if wants_ragged:
+            for p in parts:
+                if not is_ragged(p) and convert_to_tensor(p).shape.rank == 0:
+                    from .._core import errors  # noqa: PLC0415
+
+                    t = convert_to_tensor(p)
+                    raise errors.InvalidArgumentError(
+                        None, None, "{{function_node __wrapped__RaggedTensorFromVariant_output_ragged_rank_1_device_"
+                        f"{errors.CPU_DEVICE}}}}} Ragged values must have rank >= 1; encoded scalar element at index "
+                        f"0 has values Tensor: Tensor<type: {t.dtype.name} shape: [] values: {t.numpy()}> "
+                        "[Op:RaggedTensorFromVariant] name: ")
+            if parts and not any(is_ragged(p) for p in parts):  # dense rows: their values, cut by their lengths
+                from .array_ops import shape  # noqa: PLC0415
+                from .manip_ops import concat  # noqa: PLC0415
+                from .ragged_tensor import RaggedTensor  # noqa: PLC0415
+
+                parts = [convert_to_tensor(p) for p in parts]
+                lengths = stack([shape(p, out_type=_dtypes.int64)[0] for p in parts])  # (sizes a trace may not fix)
+                out.append(RaggedTensor.from_row_lengths(concat(parts, 0), lengths, validate=False))
+            elif parts:
+                out.append(stack_ragged(parts, axis=0))
+            else:
+                dtype_of = getattr(spec, "dtype", None)
+                from .ragged_tensor import RaggedTensor  # noqa: PLC0415
+
+                out.append(RaggedTensor.from_row_lengths(np.zeros([0], _dtypes.as_dtype(dtype_of).as_numpy_dtype),
+                                                         np.zeros([0], np.int64)))
+        else:
+            out.append(stack(parts))
+    return _pack(out_structure, out)
+
+
 @export("scan")
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, infer_shape=True,
          reverse=False, name=None):

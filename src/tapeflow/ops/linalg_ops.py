@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import errors
+from .._core import state as _state
 from .._core.convert import c_name
 from .._core.dispatch import EMPTY, execute
 from .._core.dtypes import as_dtype
@@ -20,10 +21,11 @@ from .._core.registry import defop
 from .._core.tensor import EagerTensor, Tensor, convert_to_tensor
 from .._core.variable import ResourceVariable
 from ._convert import matching, to_tensor
-from .array_ops import cast, reshape, transpose
+from .array_ops import cast, reshape, shape, stack, transpose
 from .math_ops import abs as _abs
 from .math_ops import conj, pow, raw_cj, sqrt
 from .reduction_ops import reduce_max, reduce_sum
+from .shape_like_ops import shape_varies
 
 __all__ = ["matmul", "tensordot", "matvec", "matrix_transpose", "adjoint", "cross", "norm", "refused", "Refusal",
            "no_kernel", "cj", "dt_name"]
@@ -357,12 +359,14 @@ def _tensordot_matrix(x, axes, flipped):
     free_dims = [shape[i] for i in free]
     n_free = int(np.prod(free_dims))
     n_axes = int(np.prod([shape[i] for i in axes]))
+    # In a traced program whose free sizes vary (and whose contracted ones do not), the free side is -1.
+    varying = shape_varies(x) and n_axes > 0 and all(x.shape[i] is not None for i in axes)
     perm = axes + free if flipped else free + axes
     if perm != list(range(len(shape))):
         x = transpose(x, perm)
     target = (n_axes, n_free) if flipped else (n_free, n_axes)
     if x._value.shape != target:
-        x = reshape(x, target)
+        x = reshape(x, ((n_axes, -1) if flipped else (-1, n_axes)) if varying else target)
     return x, free_dims
 
 
@@ -377,7 +381,32 @@ def tensordot(a, b, axes, name=None):
     product = matmul(am, bm)
     if list(product._value.shape) == a_free + b_free:
         return product
+    if shape_varies(a):  # a traced program whose free sizes of ``a`` vary: read them when it runs
+        out = reshape(product, _varying_free_shape(a, a_axes, b_free))
+        # The static shape the result shows: ``a``'s free dimensions, then ``b``'s (a reshape alone cannot tell
+        # which of its sizes vary).
+        nd = len(a._value.shape)
+        contracted = {i % nd for i in a_axes}
+        static = a.shape.as_list()
+        _state.STATE.tracer.static_shapes[out._id] = tuple(static[i] for i in range(nd) if i not in contracted) + \
+            tuple(b_free)
+        return out
     return reshape(product, a_free + b_free)
+
+
+def _varying_free_shape(a, a_axes, b_free):
+    """The result shape of a tensordot whose ``a`` has free sizes that vary between runs of the traced program: one
+    such size as -1, several read from ``tf.shape(a)`` (a fixed number would tie the program to this trace's)."""
+    nd = len(a._value.shape)
+    contracted = {i % nd for i in a_axes}
+    free = [i for i in range(nd) if i not in contracted]
+    static = a.shape.as_list()
+    unknown = [k for k, i in enumerate(free) if static[i] is None]
+    if len(unknown) == 1:
+        return [-1 if k == unknown[0] else static[i] for k, i in enumerate(free)] + list(b_free)
+    sizes = shape(a)
+    return stack([sizes[i] if static[i] is None else np.int32(static[i]) for i in free] +
+                 [np.int32(d) for d in b_free])
 
 
 # ------------------------------------------------------------------------------------------ transpose, trace

@@ -641,6 +641,10 @@ def add(x, y, name=None):
     """Elementwise ``x + y`` with broadcasting; concatenation for strings (``tf.math.add``)."""
     if (type(x) is not EagerTensor or type(y) is not EagerTensor) and (_ragged.is_ragged(x) or _ragged.is_ragged(y)):
         return _ragged.binary(add, x, y)
+    if type(x) is not EagerTensor and not isinstance(x, Tensor) and not getattr(x, "_tapeflow_variable", False):
+        # TF's Add converts ``x`` on its own first (``1`` is int32, a float64 array float64), then ``y`` towards it:
+        # ``tf.add(1, tf.constant(2.0))`` is AddV2's dtype error, not 3.0.
+        x = convert_to_tensor(x)
     x, y = matching(x, y, lenient=True)
     return add_or_concat(x, y)
 

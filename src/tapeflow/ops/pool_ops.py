@@ -40,6 +40,7 @@ from ._windows import (
     window_dim,
 )
 from .array_ops import RESHAPE, zeros_like
+from .shape_like_ops import EXPAND_DIMS_AT, SQUEEZE_AT, shape_varies
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d"]
 
@@ -417,11 +418,15 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 
 def _expand(t, axis):
     shape = t._value.shape
+    if shape_varies(t):  # a traced program whose sizes vary: no fixed shape (the 1-D pools over 2-D ones)
+        return execute(EXPAND_DIMS_AT, (t,), {"axis": axis})
     return execute(RESHAPE, (t,), {"shape": shape[:axis] + (1,) + shape[axis:]})
 
 
 def _squeeze(t, axis):
     shape = t._value.shape
+    if shape_varies(t):
+        return execute(SQUEEZE_AT, (t,), {"axis": (axis % len(shape),)})
     return execute(RESHAPE, (t,), {"shape": shape[:axis] + shape[axis + 1:]})
 
 

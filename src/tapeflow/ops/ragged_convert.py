@@ -10,6 +10,7 @@ from .._core import dtypes as _dtypes
 from .._core.dispatch import execute
 from .._core.indexed_slices import IndexedSlices
 from .._core.registry import ALL, defop
+from .._core.state import STATE
 from .._core.tensor import Tensor, constant_of
 from ._convert import to_tensor
 from .array_ops import broadcast_to, cast, reshape, stack, where, zeros_like
@@ -22,7 +23,18 @@ from .reduction_ops import reduce_all, reduce_max, reduce_sum
 from .scatter_ops import gather_nd
 from .sparse_ops import SparseTensor
 
-__all__ = ["from_tensor", "from_sparse", "dense", "to_sparse", "bounding_shape", "merge_dims", "rows_of"]
+__all__ = ["from_tensor", "from_sparse", "dense", "to_sparse", "bounding_shape", "merge_dims", "rows_of",
+           "outer_dims"]
+
+
+def outer_dims(x):
+    """The sizes of ``x``'s dimensions for :func:`rows_of`: the static ones as ints, the unknown ones (inside a
+    traced function) as scalar ops of ``tf.shape``."""
+    dims = x.shape.as_list()
+    if None not in dims:
+        return dims
+    dynamic = _shape(x, out_type=_dtypes.int64)
+    return [d if d is not None else dynamic[i] for i, d in enumerate(dims)]
 
 
 def rows_of(values, row_splits, outer_shape):
@@ -72,6 +84,12 @@ def _row_positions(splits):
     return execute(RAGGED_ROW_POSITIONS, (splits,))
 
 
+def _known(static, dynamic):
+    """A dimension's static size where the tensor's shape knows it (so the result's shape shows it), else its
+    size as a tensor."""
+    return dynamic if static is None else static
+
+
 def from_tensor(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype):
     """``RaggedTensor.from_tensor``."""
     tensor = to_tensor(tensor)
@@ -82,12 +100,12 @@ def from_tensor(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype):
         shape = _shape(tensor, out_type=splits_dtype)
         inner = from_tensor(cls, reshape(tensor, [-1] + tensor.shape.as_list()[2:]), None, padding,
                             ragged_rank - 1, splits_dtype)
-        return cls.from_uniform_row_length(inner, shape[1], nrows=shape[0], validate=False)
+        return cls.from_uniform_row_length(inner, _known(tensor.shape[1], shape[1]), nrows=shape[0], validate=False)
     shape = _shape(tensor, out_type=splits_dtype)
     nrows, ncols = shape[0], shape[1]
     flat = reshape(tensor, [-1] + tensor.shape.as_list()[2:])
     if lengths is None and padding is None:
-        return cls.from_uniform_row_length(flat, ncols, nrows=nrows, validate=False)
+        return cls.from_uniform_row_length(flat, _known(tensor.shape[1], ncols), nrows=nrows, validate=False)
     if padding is not None:
         pad = cast(to_tensor(padding), tensor.dtype)
         differs = not_equal(tensor, pad)
@@ -166,7 +184,17 @@ def dense(rt, default_value, shape):
                                for j, w in enumerate(wanted[k:])]
             values = pad(values, grow, constant_values=0 if default_value is None else default_value)
     default = cast(to_tensor(0 if default_value is None else default_value), flat.dtype)
-    return execute(RAGGED_TO_DENSE, (values, index, cast(dense_shape, _dtypes.int64), default))
+    out = execute(RAGGED_TO_DENSE, (values, index, cast(dense_shape, _dtypes.int64), default))
+    tracer = STATE.tracer
+    if tracer is not None:
+        # In a traced function the sizes the values give are not fixed: the ragged dimensions (and the rows, where
+        # unknown) show as None, as in TF, unless ``shape`` fixes them.
+        dims = rt.shape.as_list()
+        if shape is not None:
+            dims = [d if w is None else w for d, w in zip(dims, wanted)]
+        if None in dims:
+            tracer.static_shapes[out._id] = tuple(dims)
+    return out
 
 
 def to_sparse(rt):

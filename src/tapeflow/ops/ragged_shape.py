@@ -12,8 +12,9 @@ import numpy as np
 
 from .._core import dtypes as _dtypes
 from .._core.exports import export
+from . import _ragged_dispatch
 from ._convert import to_tensor
-from .array_ops import cast
+from .array_ops import cast, reshape
 from .array_ops import shape as _shape
 
 __all__ = ["DynamicRaggedShape", "RowPartition", "shape_of_ragged"]
@@ -62,6 +63,8 @@ class DynamicRaggedShape:
     """The shape of a ragged (or dense) tensor: its row partitions and the shape of its flat values
     (``tf.experimental.DynamicRaggedShape``)."""
 
+    _tapeflow_ragged_shape = True
+
     def __init__(self, row_partitions, inner_shape, dtype=None, validate=True, static_inner_shape=None):
         self._row_partitions = tuple(row_partitions)
         inner = to_tensor(inner_shape, _dtypes.int64) if not hasattr(inner_shape, "_value") else inner_shape
@@ -80,17 +83,21 @@ class DynamicRaggedShape:
     @classmethod
     def from_lengths(cls, lengths, num_row_partitions=None, dtype=_dtypes.int64):
         """The shape of ``lengths``: ints for uniform dimensions, tuples of row lengths for ragged ones."""
-        partitions, inner, total = [], [], None
-        for i, length in enumerate(lengths):
+        lengths = list(lengths)
+        # The dimensions up to the last ragged one (or ``num_row_partitions``) are row partitions; the uniform
+        # ones after it are the flat values' inner shape.
+        last = max((i for i, n in enumerate(lengths) if isinstance(n, (tuple, list))), default=0)
+        if num_row_partitions is not None:
+            last = max(last, int(num_row_partitions))
+        partitions, total = [], int(lengths[0]) if lengths else 0
+        for length in lengths[1:last + 1]:
             if isinstance(length, (tuple, list)):
                 partitions.append(RowPartition.from_row_lengths(list(length), dtype=dtype))
                 total = int(np.sum(length))
-            elif i == 0 or not partitions:
-                inner.append(int(length))
             else:
                 partitions.append(RowPartition.from_row_splits(np.arange(total + 1) * int(length), dtype=dtype))
                 total *= int(length)
-        inner = [total] + inner if partitions else inner
+        inner = [total] + [int(n) for n in lengths[last + 1:]] if partitions else [int(n) for n in lengths]
         return cls(partitions, np.asarray(inner, np.int64), dtype=dtype)
 
     @property
@@ -139,11 +146,32 @@ class DynamicRaggedShape:
     def __getitem__(self, index):
         lengths = self.static_lengths()
         if isinstance(index, slice):
-            raise ValueError("Slicing a DynamicRaggedShape is not supported here")
+            return self._sliced(index, lengths)
         index = int(index)
         if isinstance(lengths[index], tuple):
             raise ValueError(f"Index {index} is not uniform")
         return cast(to_tensor(lengths[index]), self._dtype)
+
+    def _sliced(self, index, lengths):
+        """``shape[start:stop]``: a prefix keeps the partitions it covers; a slice from further in must hold only
+        uniform dimensions (TF's rule)."""
+        start, stop, step = index.indices(len(lengths))
+        if step != 1:
+            raise ValueError("Cannot slice a DynamicRaggedShape with a step")
+        if start > 0:
+            if any(isinstance(n, tuple) for n in lengths[start:stop]) or start <= self.num_row_partitions:
+                raise ValueError("All relevant dimensions must be uniform")
+            return DynamicRaggedShape((), np.asarray(lengths[start:stop], np.int64), dtype=self._dtype)
+        k = max(stop, 0)
+        if k <= self.num_row_partitions + 1:
+            kept = self._row_partitions[:max(k - 1, 0)]
+            if k == 0:
+                return DynamicRaggedShape((), np.zeros([0], np.int64), dtype=self._dtype)
+            nvals = kept[-1].row_splits()[-1] if kept else self._row_partitions[0].nrows() if \
+                self._row_partitions else self._inner_shape[0]
+            return DynamicRaggedShape(kept, reshape(cast(nvals, _dtypes.int64), [1]), dtype=self._dtype)
+        inner = self._inner_shape[:k - self.num_row_partitions]
+        return DynamicRaggedShape(self._row_partitions, inner, dtype=self._dtype)
 
     def __repr__(self):
         parts = [str(x) if not isinstance(x, tuple) else "(" + ", ".join(map(str, x)) + ")"
@@ -166,6 +194,10 @@ def type_spec_from_value(value):
 
 def shape_of_ragged(rt, out_type=None):
     """``tf.shape`` of a ragged tensor: its ``DynamicRaggedShape`` (int32 by default, as ``tf.shape``)."""
-    partitions = [RowPartition(s, internal=True) for s in rt.nested_row_splits]
     dtype = _dtypes.int32 if out_type is None else _dtypes.as_dtype(out_type)
+    # (the partitions take the shape's dtype, as TF's: a ragged tensor made from the shape has int32 splits)
+    partitions = [RowPartition(cast(s, dtype), internal=True) for s in rt.nested_row_splits]
     return DynamicRaggedShape(partitions, _shape(rt.flat_values, out_type=_dtypes.int64), dtype=dtype)
+
+
+_ragged_dispatch.register(DynamicRaggedShape)  # (``tf.zeros``, ``tf.reshape`` ... take one)

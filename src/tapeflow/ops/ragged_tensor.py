@@ -20,7 +20,9 @@ from .._core.dispatch import execute
 from .._core.exports import export
 from .._core.registry import defop
 from .._core.shape import TensorShape
+from .._core.state import STATE
 from .._core.tensor import Tensor
+from . import _ragged_dispatch
 from ._convert import to_tensor
 from .array_ops import cast, reshape
 from .array_ops import shape as _shape
@@ -61,6 +63,16 @@ def _values_of(values):
     return values if isinstance(values, RaggedTensor) else to_tensor(values)
 
 
+def _static_int(value):
+    """``value`` as a Python int where it is known when the tensor is built (a Python or NumPy int, or an eager
+    tensor outside a trace), else ``None``."""
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, Tensor) and STATE.tracer is None and value.shape.rank == 0:
+        return int(np.asarray(value._value))
+    return None
+
+
 def _nvals(values, dtype):
     """The number of rows of ``values`` (its first dimension) as a scalar of the splits' dtype."""
     if isinstance(values, RaggedTensor):
@@ -75,6 +87,7 @@ class RaggedTensor:
 
     _tapeflow_ragged = True
     _tapeflow_composite = True
+    _uniform_row_length = None  # a Python int where every row has this known length (then it is in .shape)
 
     def __init__(self, values, row_partition, internal=False):
         if not internal:
@@ -85,8 +98,10 @@ class RaggedTensor:
     # ------------------------------------------------------------------------------------------ factories
 
     @classmethod
-    def _make(cls, values, row_splits):
-        return cls(values, row_splits, internal=True)
+    def _make(cls, values, row_splits, uniform_row_length=None):
+        rt = cls(values, row_splits, internal=True)
+        rt._uniform_row_length = uniform_row_length
+        return rt
 
     @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):
@@ -150,7 +165,9 @@ class RaggedTensor:
         n = _nvals(values, length.dtype) // length if nrows is None else cast(to_tensor(nrows), length.dtype)
         from .array_ops import range as _range  # noqa: PLC0415
 
-        return cls.from_row_splits(values, _range(n + 1, dtype=length.dtype) * length, validate=validate)
+        rt = cls.from_row_splits(values, _range(n + 1, dtype=length.dtype) * length, validate=validate)
+        rt._uniform_row_length = _static_int(uniform_row_length)
+        return rt
 
     @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
@@ -236,7 +253,10 @@ class RaggedTensor:
     def shape(self):
         """``[nrows, None, ...]``: the ragged dimensions unknown, the uniform inner ones known."""
         nrows = self._row_splits.shape[0]
-        outer = [None if nrows is None else nrows - 1] + [None] * self.ragged_rank
+        outer, rt = [None if nrows is None else nrows - 1], self
+        while isinstance(rt, RaggedTensor):
+            outer.append(rt._uniform_row_length)
+            rt = rt._values
         return TensorShape(outer).concatenate(self.flat_values.shape[1:])
 
     def get_shape(self):
@@ -286,7 +306,7 @@ class RaggedTensor:
 
     def with_values(self, new_values):
         """The same row partition over ``new_values``."""
-        return RaggedTensor._make(_values_of(new_values), self._row_splits)
+        return RaggedTensor._make(_values_of(new_values), self._row_splits, self._uniform_row_length)
 
     def with_flat_values(self, new_values):
         """The same nested row partitions over ``new_values``."""
@@ -298,7 +318,7 @@ class RaggedTensor:
         """The same tensor with its row splits of ``dtype`` (int32 or int64)."""
         values = self._values.with_row_splits_dtype(dtype) if isinstance(self._values, RaggedTensor) else \
             self._values
-        return RaggedTensor._make(values, cast(self._row_splits, dtype))
+        return RaggedTensor._make(values, cast(self._row_splits, dtype), self._uniform_row_length)
 
     def merge_dims(self, outer_axis, inner_axis):
         """Dimensions ``outer_axis`` to ``inner_axis`` made one."""
@@ -473,3 +493,6 @@ class RaggedTensorSpec:
         return (f"RaggedTensorSpec({self._shape!r}, {self._dtype!r}, {self._ragged_rank}, "
                 f"{self._row_splits_dtype!r})")
 
+
+
+_ragged_dispatch.register(RaggedTensor)  # (TF's functions listed in its API table take these)

@@ -334,9 +334,11 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     operand and the sparse one's values (``tf.sparse.sparse_dense_matmul``)."""
     a_dense = _dense(sp_a) if _is_sparse(sp_a) else to_tensor(sp_a)
     b_dense = _dense(b) if _is_sparse(b) else to_tensor(b)
-    (a0, a1), (b0, b1) = a_dense.shape.as_list(), b_dense.shape.as_list()
+    # (a sparse operand's own static shape: inside a trace its dense form's sizes are left unknown)
+    (a0, a1) = (sp_a if _is_sparse(sp_a) else a_dense).shape.as_list()
+    (b0, b1) = (b if _is_sparse(b) else b_dense).shape.as_list()
     inner_a, inner_b = (a0 if adjoint_a else a1), (b1 if adjoint_b else b0)
-    if inner_a != inner_b:
+    if inner_a != inner_b and None not in (inner_a, inner_b):
         raise errors.op_error("SparseTensorDenseMatMul", f"Cannot multiply A and B because inner dimension does not "
                               f"match: {inner_a} vs. {inner_b}.  Did you forget a transpose?  Dimensions of A: "
                               f"[{a0}, {a1}).  Dimensions of B: [{b0},{b1}]")

@@ -183,15 +183,18 @@ def _row_ngrams(row, widths, separator, left, right, pad_width, preserve_short):
     return out
 
 
-@defop("StringNGrams", same_dtype=False)
-def STRING_NGRAMS(x, separator, ngram_widths, left_pad, right_pad, pad_width, preserve_short_sequences):
-    """The n-grams of each row (the last dimension) of ``x``, for each width in turn, joined by ``separator``."""
-    x = np.asarray(x, dtype=object)
-    rows = x.reshape(-1, x.shape[-1]) if x.size else np.zeros((int(np.prod(x.shape[:-1])), 0), object)
-    grams = [_row_ngrams(list(r), ngram_widths, separator, left_pad, right_pad, pad_width,
-                         preserve_short_sequences) for r in rows]
-    k = len(grams[0]) if grams else 0
-    return to_object([g for row in grams for g in row], x.shape[:-1] + (k,))
+@defop("StringNGrams", num_outputs=2, same_dtype=False)
+def STRING_NGRAMS(data, data_splits, separator, ngram_widths, left_pad, right_pad, pad_width,
+                  preserve_short_sequences):
+    """The n-grams of each row of the strings ``data`` (row ``i`` is ``data[splits[i]:splits[i + 1]]``), for each
+    width in turn, joined by ``separator``: the n-grams, and their rows' splits (TF's op)."""
+    values = np.asarray(data, dtype=object).reshape(-1)
+    splits = np.asarray(data_splits)
+    grams = [_row_ngrams(list(values[splits[i]:splits[i + 1]]), ngram_widths, separator, left_pad, right_pad,
+                         pad_width, preserve_short_sequences) for i in range(len(splits) - 1)]
+    counts = [len(g) for g in grams]
+    out_splits = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(splits.dtype)
+    return to_object([g for row in grams for g in row], [sum(counts)]), out_splits
 
 
 def _text(v):
@@ -204,7 +207,7 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     """The n-grams of the strings along the last axis of ``data``: every run of ``ngram_width`` (an int, or a list
     of them, one after the other) consecutive strings joined by ``separator``, with ``pad_values`` (one string, or
     a pair for the start and the end) added ``padding_width`` times (default ``width - 1``) at either end
-    (``tf.strings.ngrams``); ragged inputs are not available yet."""
+    (``tf.strings.ngrams``); a ragged ``data`` gives the n-grams of each row, ragged."""
     if pad_values is None:
         left = right = b""
     elif isinstance(pad_values, (list, tuple)):
@@ -219,14 +222,52 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
         raise ValueError("padding_width must be greater than 0.")
     if padding_width is not None and pad_values is None:
         raise ValueError("pad_values must be provided if padding_width is set.")
-    x = converted(data, "data: ")
-    if x.shape.rank == 0:
-        raise ValueError("Data must have rank>0")
+    ragged = getattr(data, "_tapeflow_ragged", False)
+    if not ragged:
+        data = converted(data, "data: ")
+        if data.shape.rank == 0:
+            raise ValueError("Data must have rank>0")
     pad = 0 if pad_values is None else -1 if padding_width is None else int(padding_width)
     widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
     for w in widths:
         if w < 1:
             raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
-    return run(STRING_NGRAMS, (x,), {"separator": _text(separator), "ngram_widths": tuple(int(w) for w in widths),
-                                     "left_pad": left, "right_pad": right, "pad_width": pad,
-                                     "preserve_short_sequences": bool(preserve_short_sequences)}, True, name)
+    attrs = {"separator": _text(separator), "ngram_widths": tuple(int(w) for w in widths), "left_pad": left,
+             "right_pad": right, "pad_width": pad, "preserve_short_sequences": bool(preserve_short_sequences)}
+    return _ragged_ngrams(data, attrs, name) if ragged else _dense_ngrams(data, attrs, name)
+
+
+def _ragged_ngrams(rt, attrs, name):
+    """The n-grams of each innermost row of a ragged tensor: a ragged tensor of the same rows."""
+    from .ragged_tensor import RaggedTensor  # noqa: PLC0415 - the ragged modules build on this package
+
+    if rt.ragged_rank > 1:
+        return rt.with_values(_ragged_ngrams(rt.values, attrs, name))
+    values = converted(rt.values, "data: ")
+    out, splits = run(STRING_NGRAMS, (values, rt.row_splits), attrs, True, name)
+    return RaggedTensor.from_row_splits(out, splits, validate=False)
+
+
+def _dense_ngrams(x, attrs, name):
+    """The n-grams along the last axis of a dense tensor: its rows are all as long, so the result is dense."""
+    from .array_ops import cast, reshape, shape, zeros  # noqa: PLC0415 - array_ops imports this package's modules
+    from .array_ops import range as _range  # noqa: PLC0415
+    from .manip_ops import concat  # noqa: PLC0415
+    from .reduction_ops import reduce_prod  # noqa: PLC0415
+
+    flat = reshape(x, [-1])
+    length = x.shape[-1]
+    dims = shape(x, out_type=_dtypes.int64)
+    if length == 0:
+        splits = zeros(reduce_prod(dims[:-1]) + 1, _dtypes.int64)
+    else:
+        step = dims[-1] if length is None else length
+        splits = _range(cast(0, _dtypes.int64), cast(shape(flat, out_type=_dtypes.int64)[0] + 1, _dtypes.int64),
+                        step)
+    out, _ = run(STRING_NGRAMS, (flat, splits), attrs, True, name)
+    if length is None:
+        per_row = -1
+    else:  # every row has ``length`` strings, so as many n-grams as a row of that length gives
+        per_row = len(_row_ngrams([b""] * length, attrs["ngram_widths"], b"", b"", b"", attrs["pad_width"],
+                                  attrs["preserve_short_sequences"]))
+    return reshape(out, concat([dims[:-1], [per_row]], 0))

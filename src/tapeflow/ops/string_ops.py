@@ -21,7 +21,8 @@ from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core.exports import export
 from .._core.registry import defop
-from .._core.tensor import convert_to_tensor
+from .._core.state import STATE
+from .._core.tensor import Tensor, convert_to_tensor
 from ._convert import matching
 from ._strings import (
     attr_type_error,
@@ -39,7 +40,7 @@ from ._strings import (
 )
 
 __all__ = ["length", "join", "reduce_join", "upper", "lower", "strip", "substr", "split",
-           "bytes_split", "encode_base64", "decode_base64"]
+           "bytes_split", "encode_base64", "decode_base64", "unsorted_segment_join", "decode_raw"]
 
 _CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8 continuation bytes: a character is any other byte and these
 
@@ -152,6 +153,51 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
                                    "separator": _separator(separator)}, quick, name)
 
 
+@defop("UnsortedSegmentJoin", same_dtype=False)
+def UNSORTED_SEGMENT_JOIN(x, segment_ids, num_segments, separator):
+    """The rows of ``x`` (over the dimensions ``segment_ids`` covers) joined by segment, in order."""
+    x = np.asarray(x, dtype=object)
+    ids = np.asarray(segment_ids).reshape(-1)
+    n = int(num_segments)
+    if n < 0:
+        raise errors.op_error("UnsortedSegmentJoin", f"Number of segments must be non-negative but got {n}",
+                              wrapped=True)
+    lead = np.ndim(segment_ids)
+    for d in range(lead):
+        if np.shape(segment_ids)[d] != x.shape[d]:
+            # (TF's kernel prints the segment dimension twice)
+            raise errors.op_error("UnsortedSegmentJoin", f"Segment dimension is {np.shape(segment_ids)[d]} while "
+                                  f"input dimension is {np.shape(segment_ids)[d]} in rank {d}", wrapped=True)
+    if ids.size and (ids.min() < 0 or ids.max() >= n):
+        raise errors.op_error("UnsortedSegmentJoin", "segment_ids are not allowed to exceed num_segments or to "
+                              "have negative values.", wrapped=True)
+    inner = x.shape[lead:]
+    rows = x.reshape((ids.size, -1))
+    pieces = [[[] for _ in range(rows.shape[1])] for _ in range(n)]
+    for row, seg in zip(rows, ids.tolist()):
+        for j, s in enumerate(row):
+            pieces[seg][j].append(s)
+    return to_object([separator.join(p) for seg in pieces for p in seg], (n,) + tuple(inner))
+
+
+UNSORTED_SEGMENT_JOIN.value_sized = {0: (0,)}  # (the segment count is a value)
+
+
+@export("strings.unsorted_segment_join")
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    """The strings of ``inputs`` joined by segment with ``separator`` between them: segment ``k`` joins, in order,
+    the rows whose ``segment_ids`` are ``k``; a segment with no rows is ``""``
+    (``tf.strings.unsorted_segment_join``)."""
+    quick = fast(inputs, segment_ids, num_segments)
+    x = call(quick, name, string_tensor, converted(inputs, ""), "UnsortedSegmentJoin")
+    ids = convert_to_tensor(segment_ids)
+    n = int(np.asarray(convert_to_tensor(num_segments)._value))
+    if isinstance(num_segments, Tensor) and STATE.tracer is not None:
+        STATE.tracer._frozen()  # a count computed while tracing becomes a number of the program (as segment sums)
+    return run(UNSORTED_SEGMENT_JOIN, (x, ids), {"num_segments": n, "separator": _separator(separator)}, quick,
+               name)
+
+
 # ------------------------------------------------------------------------------------------ case and spaces
 
 
@@ -258,6 +304,64 @@ def decode_base64(input, name=None):
     return run(DECODE_BASE64, (call(quick, name, string_tensor, input, "DecodeBase64"),), {}, quick, name)
 
 
+_RAW_TYPES = ("float16", "float32", "float64", "int32", "uint16", "uint8", "int16", "int8", "int64", "complex64",
+              "complex128", "bool")
+
+
+def _raw(x, out_type, little_endian, width):
+    """Each string's bytes read as ``out_type`` values (``width`` bytes each string, all of one length)."""
+    dtype = np.dtype(out_type).newbyteorder("<" if little_endian else ">")
+    strings = strings_of(x)
+    rows = np.frombuffer(b"".join(strings), dtype=dtype).reshape(len(strings), width // dtype.itemsize) \
+        if strings else np.zeros((0, 0), dtype)
+    return rows.astype(np.dtype(out_type)).reshape(np.shape(x) + (rows.shape[1],))
+
+
+@defop("DecodeRaw", same_dtype=False)
+def DECODE_RAW(x, out_type, little_endian):
+    strings = strings_of(x)
+    width = len(strings[0]) if strings else 0
+    size = np.dtype(out_type).itemsize
+    if width % size:
+        name = _dtypes.as_dtype(out_type).name
+        raise errors.op_error("DecodeRaw", f"Input to DecodeRaw has length {width} that is not a multiple of {size}, "
+                              f"the size of {name}", wrapped=True)
+    for i, s in enumerate(strings):
+        if len(s) != width:
+            raise errors.op_error("DecodeRaw", f"DecodeRaw requires input strings to all be the same size, but "
+                                  f"element {i} has size {width} != {len(s)}", wrapped=True)
+    return _raw(x, out_type, little_endian, width)
+
+
+@defop("DecodePaddedRaw", same_dtype=False)
+def DECODE_PADDED_RAW(x, out_type, little_endian, fixed_length):
+    size = np.dtype(out_type).itemsize
+    if fixed_length % size:
+        raise errors.op_error("DecodePaddedRaw", f"fixed_length ({fixed_length}) must be a multiple of the size of "
+                              f"out_type ({size})", wrapped=True)
+    padded = new_like(x, [s[:fixed_length].ljust(fixed_length, b"\0") for s in strings_of(x)])
+    return _raw(padded, out_type, little_endian, fixed_length)
+
+
+DECODE_RAW.value_sized = {0: (-1,)}  # (the last dimension counts a string's bytes)
+DECODE_PADDED_RAW.value_sized = {0: (-1,)}
+
+
+@export("io.decode_raw")
+def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
+    """Each string's bytes read as a vector of ``out_type`` values (a new last dimension); the strings must have one
+    length, or are cut or zero-padded to ``fixed_length`` bytes (``tf.io.decode_raw``)."""
+    quick = fast(input_bytes)
+    x = call(quick, name, string_tensor, converted(input_bytes, ""), "DecodeRaw")
+    out = _dtypes.as_dtype(out_type)
+    if out.name not in _RAW_TYPES:
+        raise errors.without_name(attr_type_error("DecodeRaw", out, "out_type"))  # (TF checks before its fast path)
+    attrs = {"out_type": out.as_numpy_dtype, "little_endian": bool(little_endian)}
+    if fixed_length is None:
+        return run(DECODE_RAW, (x,), attrs, quick, name)
+    return run(DECODE_PADDED_RAW, (x,), {**attrs, "fixed_length": int(fixed_length)}, quick, name)
+
+
 # ------------------------------------------------------------------------------------------ splitting
 
 
@@ -297,16 +401,16 @@ STRING_SPLIT.value_sized = {0: (0,), 1: (0,)}
 def _pieces(x, indices, values):
     """The pieces of each string of ``x`` (a sparse result's ``indices`` and ``values`` over its flattened
     strings): a vector for a scalar, else a ragged tensor of ``x``'s shape and one ragged dimension."""
-    from .array_ops import cast  # noqa: PLC0415 - array_ops imports this package's modules
-    from .counting_ops import bincount  # noqa: PLC0415
-    from .manip_ops import concat  # noqa: PLC0415
-    from .ragged_convert import rows_of  # noqa: PLC0415 - the ragged modules build on this package
-    from .reduction_ops import cumsum  # noqa: PLC0415
+    from .array_ops import range as _range  # noqa: PLC0415 - array_ops imports this package's modules
+    from .array_ops import reshape, size  # noqa: PLC0415
+    from .counting_ops import searchsorted  # noqa: PLC0415
+    from .ragged_convert import outer_dims, rows_of  # noqa: PLC0415 - the ragged modules build on this package
 
-    n = int(np.prod(x.shape.as_list()))
-    counts = bincount(cast(indices[:, 0], _dtypes.int32), minlength=n, maxlength=n, dtype=_dtypes.int64)
-    splits = concat([convert_to_tensor([0], _dtypes.int64), cumsum(counts)], 0)
-    return rows_of(values, splits, x.shape.as_list())
+    # The pieces come row by row: row i starts after the pieces of the rows before it. The number of strings is
+    # an op, so a traced function splits batches of any size.
+    starts = _range(size(x, out_type=_dtypes.int64) + 1)
+    splits = searchsorted(reshape(indices[:, 0], [1, -1]), reshape(starts, [1, -1]), out_type=_dtypes.int64)
+    return rows_of(values, reshape(splits, [-1]), outer_dims(x))
 
 
 @export("strings.split")

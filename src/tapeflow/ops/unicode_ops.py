@@ -129,10 +129,10 @@ def _decoded(op, op_name, input, input_encoding, errors, replacement_char, repla
     out = run(op, (reshape(x, [-1]),), {"input_encoding": input_encoding, "errors": errors,
                                         "replacement_char": int(replacement_char),
                                         "replace_control_characters": bool(replace_control_characters)}, True, name)
-    from .ragged_convert import rows_of  # noqa: PLC0415 - the ragged modules build on this package
+    from .ragged_convert import outer_dims, rows_of  # noqa: PLC0415 - the ragged modules build on this package
 
     splits, rest = out[0], out[1:]
-    return tuple(rows_of(part, splits, x.shape.as_list()) for part in rest)
+    return tuple(rows_of(part, splits, outer_dims(x)) for part in rest)
 
 
 @export("strings.unicode_decode")

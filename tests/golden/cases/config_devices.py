@@ -48,3 +48,11 @@ def device_scopes(tf):
 def test_build_questions(tf):
     return [tf.test.is_built_with_cuda(), tf.test.is_built_with_rocm(), tf.test.is_built_with_gpu_support(),
             tf.test.gpu_device_name()]
+
+
+@case
+def logical_devices_after_the_runtime_started(tf):
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    return [tf.config.get_logical_device_configuration(cpu), tf.config.LogicalDeviceConfiguration(),
+            tf.config.LogicalDeviceConfiguration(memory_limit=10), tf.config.experimental.VirtualDeviceConfiguration(),
+            catch(tf.config.set_logical_device_configuration, cpu, [tf.config.LogicalDeviceConfiguration()] * 2)]

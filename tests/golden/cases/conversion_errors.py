@@ -167,3 +167,15 @@ def tensorshape_as_a_constant(tf):
             catch(tf.constant, tf.TensorShape([None, 3])), tf.constant(tf.TensorShape([2]), dtype=tf.int64),
             tf.constant(tf.TensorShape([]), dtype=tf.int64), tf.zeros(tf.TensorShape([2])),
             tf.reshape(tf.range(6), tf.TensorShape([2, 3]))]
+
+
+@case
+def tf_add_converts_x_first(tf):
+    v = tf.Variable(2.0)
+    return [catch(tf.add, 1, tf.constant(2.0)), catch(tf.add, 1.5, tf.constant(2)),
+            catch(tf.add, [1, 2], tf.constant([2.0, 3.0])), catch(tf.add, np.float64(1), tf.constant(2.0)),
+            catch(tf.add, np.array([1, 2]), tf.constant([1, 2])), tf.add(v, 1), catch(tf.add, 1, v),
+            tf.add(np.float32(1), v), tf.add(2, 3.5), tf.add(np.array(1, np.int8), 1),
+            tf.add("a", tf.constant("b")), catch(tf.math.add, np.int64(3), tf.constant(2)),
+            catch(tf.add, np.array(1, np.int8), tf.constant(1)), tf.add(tf.constant(1), np.array(1, np.int8)),
+            tf.multiply(np.int64(3), tf.constant(2)), catch(tf.multiply, np.float32(1), tf.constant(1.0, tf.float64))]

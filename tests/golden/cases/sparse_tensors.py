@@ -160,3 +160,23 @@ def sparse_dataset_elements(tf):
             [(_parts(a), b) for a, b in pairs.batch(3)], parsed.element_spec,
             [_parts(e["v"]) for e in parsed.batch(3)], [tf.sparse.to_dense(e["v"]) for e in parsed.batch(2)],
             [_parts(e) for e in kept], catch(ds.padded_batch, 2), tf.data.Dataset.from_tensors(st).element_spec]
+
+
+@case
+def sparse_keras_inputs_and_traced_matmul(tf):
+    x = tf.keras.Input(shape=(4,), sparse=True)
+    model = tf.keras.Model(x, tf.keras.layers.Dense(2, kernel_initializer="ones", bias_initializer="zeros")(x))
+    data = tf.sparse.SparseTensor(indices=[(0, 0), (0, 1), (0, 2), (4, 3), (5, 0), (5, 1)],
+                                  values=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], dense_shape=(6, 4))
+    first = model(data)
+    predicted = model.predict(data, verbose=0)
+    model.compile(tf.keras.optimizers.SGD(0.01), "mse")
+    history = model.fit(data, tf.ones([6, 2]), epochs=2, batch_size=4, verbose=0, shuffle=False)
+
+    @tf.function
+    def f(a, b):
+        return tf.sparse.sparse_dense_matmul(a, b)
+
+    a = tf.sparse.SparseTensor(indices=[[0, 3], [2, 4]], values=[15, 25], dense_shape=[3, 10])
+    return [first, predicted, history.history, model.get_weights(), tf.shape(data),
+            tf.shape(data, out_type=tf.int64), f(a, tf.sparse.to_dense(tf.sparse.transpose(a)))]

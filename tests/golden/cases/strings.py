@@ -274,6 +274,16 @@ def ngrams_of_dense_tensors(tf):
 
 
 @case
+def ngrams_of_ragged_tensors(tf):
+    N = tf.strings.ngrams
+    r = tf.ragged.constant([["a", "b", "c"], [], ["d"]])
+    r3 = tf.ragged.constant([[["a", "b", "c"], []], [["d"]]])
+    return [N(r, 2), N(r, (1, 2)), N(r, 2, pad_values="#"), N(r, 4, preserve_short_sequences=True), N(r3, 2),
+            N(tf.zeros([2, 0], tf.string), 2), N(tf.ragged.constant([["x"]], ragged_rank=1), 1),
+            N(tf.strings.split(tf.constant(["a b c", "d e"])), 2, separator="_")]
+
+
+@case
 def comparisons_and_non_strings(tf):
     S = tf.strings
     a = tf.constant(["a", "b"])
@@ -302,3 +312,16 @@ def string_ops_in_functions(tf):
 
     return [f(tf.constant([1.25, 2.5]), 10), f(tf.constant([3.0, -4.5]), 10),
             f.experimental_get_tracing_count()]
+
+
+@case
+def decode_raw(tf):
+    return [tf.io.decode_raw(tf.constant("Duck"), tf.uint8), tf.io.decode_raw(["abcd", "efgh"], tf.int32),
+            tf.io.decode_raw(["abcd", "efgh"], tf.int16, little_endian=False),
+            catch(tf.io.decode_raw, ["abcd", "efg"], tf.uint8), catch(tf.io.decode_raw, ["abc"], tf.int32),
+            tf.io.decode_raw(["abcdef", "ab"], tf.int16, fixed_length=4),
+            catch(tf.io.decode_raw, ["abc"], tf.int16, fixed_length=3), tf.io.decode_raw("", tf.int32),
+            tf.io.decode_raw([], tf.int32), tf.io.decode_raw(tf.constant([["ab", "cd"]]), tf.uint8),
+            catch(tf.io.decode_raw, "ab", tf.string), tf.io.decode_raw("ab", tf.bool),
+            catch(tf.io.decode_raw, 1, tf.uint8), tf.io.decode_raw("abcdefgh", tf.float64),
+            tf.function(lambda s: tf.io.decode_raw(s, tf.uint16))(tf.constant(["abcd", "efgh"]))]

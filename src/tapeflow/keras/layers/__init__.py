@@ -33,3 +33,6 @@ __all__ += ["MultiHeadAttention"]
 from .masking import Masking  # noqa: E402
 
 __all__ += ["Masking"]
+from .preprocessing import Hashing, IntegerLookup, Normalization, StringLookup, TextVectorization  # noqa: E402
+
+__all__ += ["StringLookup", "IntegerLookup", "Hashing", "TextVectorization", "Normalization"]

@@ -27,6 +27,7 @@ import warnings
 
 import numpy as np
 
+from ..._core import tracking as _tracking
 from ..._core.dtypes import as_dtype
 from ..._core.errors import OpError
 from ..._core.tensor import EagerTensor, convert_to_tensor, is_tensor
@@ -244,6 +245,13 @@ class Layer:
                 elif isinstance(item, Variable) and all(item is not v for v in self._tracked_variables):
                     self._tracked_variables.append(item)
         object.__setattr__(self, name, value)
+        if name == "built" and value and _tracking.ARMED:
+            # A checkpoint restored before this layer had weights gives them their values now (outside any
+            # function being traced: the values are the variables', not the trace's).
+            from ... import init_scope
+
+            with init_scope():
+                _tracking.layer_built(self)
 
     def _check_super_called(self):
         if self.__dict__.get("_lock", True):

@@ -108,7 +108,9 @@ class Dense(Layer):
 
     def call(self, inputs, training=None):
         tf = _tf()
-        if inputs.shape.rank == 2:
+        if getattr(inputs, "_tapeflow_sparse", False):  # (Keras's TF backend multiplies a sparse input as sparse)
+            x = tf.sparse.sparse_dense_matmul(inputs, self.kernel)
+        elif inputs.shape.rank == 2:
             x = matmul(inputs, self.kernel)
         else:
             x = tf.tensordot(inputs, self.kernel, axes=[[inputs.shape.rank - 1], [0]])

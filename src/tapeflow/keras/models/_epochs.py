@@ -54,6 +54,18 @@ class Batches:
         self.order_fn = np.random.permutation  # a shuffle's order (processes training together share rank 0's)
         self._steps = steps
         self._inputs_only = inputs_only
+        if not is_dataset(x) and any(getattr(a, "_tapeflow_composite", False) and not hasattr(a, "__array__")
+                                     for a in _data._flatten((x, y, sample_weight))):
+            # Sparse or ragged arrays: batched as Keras's array adapter cuts them, by a dataset of their rows.
+            from ... import data as _tf_data  # noqa: PLC0415
+
+            packed = _data.pack_x_y_sample_weight(x, y, sample_weight)
+            x = _tf_data.Dataset.from_tensor_slices(packed)
+            if shuffle:
+                x = x.shuffle(int(x.cardinality()), reshuffle_each_iteration=True)
+            x = x.batch(32 if batch_size is None else batch_size)
+            y = sample_weight = None
+            shuffle = False
         if is_dataset(x):
             if y is not None:
                 raise _unsupported("y", "the targets")

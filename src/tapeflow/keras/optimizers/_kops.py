@@ -21,6 +21,7 @@ import numpy as np
 import tapeflow as _tf
 
 from ..._core.indexed_slices import IndexedSlices
+from ..._core.state import STATE
 from ..._core.tensor import convert_to_tensor
 
 __all__ = ["add", "subtract", "multiply", "divide", "maximum", "square", "sqrt", "abs", "negative", "cast"]
@@ -107,6 +108,8 @@ def divide(x1, x2):
     if _is_scalar(x2):
         return IndexedSlices(_tf.math.divide(x1.values, x2), x1.indices, x1.dense_shape)
     x2 = convert_to_tensor(x2)
+    if STATE.tracer is not None:
+        return _divide_traced(x1, x2)
     bad = x2.numpy()
     bad = (bad == 0) | np.isnan(bad)
     bad_rows = bad.reshape(bad.shape[0], -1).any(axis=1) if bad.ndim > 1 else bad
@@ -126,3 +129,30 @@ def divide(x1, x2):
         values = _tf.gather(padded, position[union])
     union = _tf.constant(union.astype(indices.dtype))
     return IndexedSlices(_tf.math.divide(values, _tf.gather(x2, union)), union, x1.dense_shape)
+
+
+def _divide_traced(x1, x2):
+    """:func:`divide` of slices by a dense divisor inside a traced function: Keras's ``tf.cond`` between the
+    slices' own rows and (where the divisor has a zero or NaN row) the union of rows, written with ops."""
+    bad = _tf.math.equal(x2, 0)
+    if not x2.dtype.is_integer:
+        bad = _tf.math.logical_or(bad, _tf.math.is_nan(x2))
+    if x2.shape.rank > 1:
+        bad = _tf.reduce_any(bad, axis=tuple(range(1, x2.shape.rank)))
+    indices = x1.indices
+
+    def own_rows():
+        return _tf.math.divide(x1.values, _tf.gather(x2, indices)), indices
+
+    def union_rows():
+        dim_0 = [x2.shape[0]] if x2.shape[0] is not None else _tf.shape(x2, out_type=indices.dtype)[0:1]
+        count = _tf.size(indices, out_type=indices.dtype)
+        present = _tf.scatter_nd(indices[:, None], _tf.ones_like(indices), dim_0) > 0
+        union = _tf.cast(_tf.reshape(_tf.where(_tf.math.logical_or(present, bad)), [-1]), indices.dtype)
+        position = _tf.scatter_nd(indices[:, None], _tf.range(1, count + 1, dtype=indices.dtype), dim_0)
+        padded = _tf.concat([_tf.zeros_like(x1.values[0:1]), x1.values], axis=0)
+        values = _tf.gather(padded, _tf.gather(position, union))
+        return _tf.math.divide(values, _tf.gather(x2, union)), union
+
+    values, rows = _tf.cond(_tf.reduce_any(bad), union_rows, own_rows)
+    return IndexedSlices(values, rows, x1.dense_shape)
