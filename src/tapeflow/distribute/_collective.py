@@ -3,10 +3,11 @@
 **Fusion.** :func:`allreduce_arrays` packs the arrays of one call (all of a step's gradients) into a few large
 contiguous buffers, one per dtype and at most ``TAPEFLOW_FUSION_THRESHOLD`` bytes each (64 MiB by default, as
 Horovod's ``HOROVOD_FUSION_THRESHOLD``), and reduces each with a single ``MPI_Allreduce`` in place: a step costs a
-few messages, not one per variable. An array of ``TAPEFLOW_FUSION_ALONE`` bytes or more (256 KiB by default) is a
-message of its own, reduced straight from the array into its result: at that size the message's latency is small
-beside the time a copy into a buffer and out again would take. ``compression="fp16"`` sends float buffers as
-``float16`` (half the bytes) and widens the result again; an average divides the buffer in place, once.
+few messages, not one per variable. The buffers are pooled (:class:`_Pool`), so they stay warm between steps.
+An array its owner *donates* (``DistributedGradientTape``'s fresh gradients, see :func:`donatable`) of
+``TAPEFLOW_FUSION_ALONE`` bytes or more (256 KiB by default) is instead reduced where it lies, a message of its
+own: at that size the message's latency is small beside a copy into a buffer. ``compression="fp16"`` sends float
+buffers as ``float16`` (half the bytes) and widens the result again; an average divides the result in place, once.
 
 **Agreement.** Before the data moves, the ranks compare a 64-bit signature of what they are about to reduce (names,
 shapes, dtypes) with one tiny ``MAX`` allreduce of ``(h, -h)``: equal signatures give ``max == min``. When they
@@ -35,7 +36,7 @@ from .._core.tensor import EagerTensor, convert_to_tensor
 from ._comm import world
 
 __all__ = ["allreduce_arrays", "allreduce_tensors", "allgather_tensor", "broadcast_tensor", "check_agreement",
-           "fusion_threshold"]
+           "donatable", "fusion_threshold", "fusion_alone"]
 
 _FLOATS = (np.float32, np.float64, np.float16)
 _SIGNATURES = {}
