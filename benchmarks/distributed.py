@@ -7,9 +7,9 @@ Run (with the ``mpi`` extra installed; each measurement is an ``mpiexec`` job th
 
 Three measurements, printed as Markdown tables (``docs/benchmarks.md`` and ``docs/distributed.md`` quote them):
 
-1. **Throughput**: a compute-bound MLP step (784-1024-1024-10, global batch 512, ``tapeflow.horovod``
+1. **Throughput**: a compute-bound MLP step (784-1024-1024-10, global batch 1024, ``tapeflow.horovod``
    ``DistributedGradientTape``) on the same global batches with 1, 2 and 4 processes (4 oversubscribes two
-   cores). Each process computes ``512 / N`` rows, then the gradients (1.86 M floats, 7.4 MB) are averaged.
+   cores). Each process computes ``1024 / N`` rows, then the gradients (1.86 M floats, 7.4 MB) are averaged.
 2. **Allreduce overhead**: per step, tapeflow's fused allreduce of the model's six gradient arrays
    (``_collective.allreduce_arrays``: agreement probe, the two large arrays reduced where they lie, the four small
    ones packed into one buffer) against one raw mpi4py ``Allreduce`` of a preallocated buffer of the same bytes;
@@ -38,7 +38,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = (784, 1024, 1024, 10)
-GLOBAL_BATCH = 512
+GLOBAL_BATCH = 1024
 SIZES = [2 ** k for k in range(13, 26, 2)]  # bytes: 8 KB ... 32 MB
 
 
