@@ -127,3 +127,11 @@ def test_per_example_yardstick_computes_the_per_example_gradients():
     _, _, grads = per_example_grads._framework(tf, x, y, w1, b1, w2, repeats=1)
     for got, want in zip(grads, per_example_grads._numpy(x, y, w1, b1, w2)):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_distributed_benchmark_fits_latency_and_bandwidth():
+    import distributed
+
+    times = {s: 20e-6 + s / 2e9 for s in distributed.SIZES}
+    latency, bandwidth = distributed.fit(times)
+    assert abs(latency - 20e-6) < 1e-9 and abs(bandwidth / 2e9 - 1) < 1e-6

@@ -155,7 +155,7 @@ _exports.install(globals(), "")  # last: every name above is listed in __all__ w
 # ``tf.keras``, ``tf.train``, ``tf.test`` and tapeflow's own ``tapeflow.debug`` are imported on first use, as
 # TensorFlow loads Keras lazily: a program that only differentiates never pays for them at ``import tapeflow``.
 _LAZY_NAMESPACES = ("keras", "train", "test", "debug", "data", "config", "autograph", "io", "sparse", "strings",
-                    "ragged", "experimental", "summary", "onnx", "saved_model")
+                    "ragged", "experimental", "summary", "onnx", "saved_model", "distribute")
 
 
 def __getattr__(name):

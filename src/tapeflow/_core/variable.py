@@ -59,7 +59,8 @@ __all__ = ["Variable", "name_scope", "VariableSynchronization", "VariableAggrega
 
 
 class VariableSynchronization:
-    """Where a distributed variable is synchronized (accepted for compatibility; tapeflow has one replica)."""
+    """Where a distributed variable is synchronized (``tf.distribute`` mirrors variables made in a strategy's scope
+    whatever this says)."""
 
     AUTO, NONE, ON_WRITE, ON_READ = 0, 1, 2, 3
 
@@ -104,6 +105,10 @@ class name_scope:  # noqa: N801 - TF's name
 
 #: Every live variable by id (weakly): a traced function's reads name their variable by id (``equation.READ``).
 LIVE = weakref.WeakValueDictionary()
+
+#: Called with each new variable once it is made (``tf.distribute`` installs one that mirrors variables made in a
+#: strategy's scope across processes); empty until then.
+ON_CREATE = []
 
 
 def _scoped(name):
@@ -174,6 +179,8 @@ class Variable:
         self._aggregation = aggregation
         LIVE[self._id] = self
         report_variable(self)
+        if ON_CREATE:
+            ON_CREATE[0](self)
 
     # --- reading -------------------------------------------------------------------------------------------
     def _read(self) -> Tensor:

@@ -10,6 +10,7 @@ Everything is built from tapeflow ops, so GradientTape differentiates through it
 from __future__ import annotations
 
 import inspect
+import sys
 
 from . import _masks, _state
 from ._loss_functions import (
@@ -100,7 +101,33 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
         else:
             divisor = tf.cast(tf.reduce_prod(tf.shape(values)), loss.dtype)  # dynamic: a traced batch is None
         loss = tf.math.divide_no_nan(loss, divisor)
+        loss = scale_loss_for_distribution(loss)
     return loss
+
+
+def _replicas():
+    """The current ``tf.distribute`` strategy's replica count, 1 when ``tf.distribute`` was never loaded."""
+    context = sys.modules.get("tapeflow.distribute._context")
+    return 1 if context is None else context.num_replicas_in_sync()
+
+
+def scale_loss_for_distribution(value):
+    """``value / num_replicas_in_sync`` under a strategy with several replicas (Keras on TensorFlow does so to each
+    mean loss, so that the gradients the replicas sum make the mean over the global batch)."""
+    n = _replicas()
+    if n > 1:
+        tf = _tf()
+        value = value * tf.cast(1.0 / n, value.dtype)
+    return value
+
+
+def unscale_loss_for_distribution(value):
+    """Undo :func:`scale_loss_for_distribution` (for the loss a metric reports)."""
+    n = _replicas()
+    if n > 1:
+        tf = _tf()
+        value = value * tf.cast(n, value.dtype)
+    return value
 
 
 def _apply_mask(sample_weight, mask, dtype, reduction):

@@ -18,6 +18,7 @@ from . import (  # noqa: F401
     conv_ops,
     counting_ops,
     decomp_ops,
+    distribute_losses,
     einsum_ops,
     elementwise_ops,
     embedding_sparse_ops,

@@ -525,8 +525,10 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
 
 @export("nn.compute_average_loss")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
-    """``sum(per_example_loss * sample_weight) / global_batch_size`` (the batch size by default), 0 for a batch
-    size of 0 (``tf.nn.compute_average_loss``; tapeflow has one replica)."""
+    """``sum(per_example_loss * sample_weight) / global_batch_size``, 0 for a batch size of 0
+    (``tf.nn.compute_average_loss``). The global batch size defaults to this batch's size times the current
+    strategy's replica count (``tf.distribute``); a strategy's cross-replica context refuses that default with TF's
+    ``RuntimeError``."""
     loss = to_tensor(per_example_loss)
     input_dtype = loss.dtype
     if loss._value.ndim == 0:
@@ -542,7 +544,9 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
             weight = _reshape(weight, weight._value.shape + (1,))
         loss = cast(loss * weight, input_dtype)
     if global_batch_size is None:
-        global_batch_size = loss._value.shape[0]
+        from .distribute_losses import replicas_in_sync
+
+        global_batch_size = loss._value.shape[0] * replicas_in_sync("compute_average_loss")
     n = to_tensor(global_batch_size)
     if n._value.ndim:
         raise ValueError("global_batch_size must be scalar..  Expected scalar shape, saw shape: "

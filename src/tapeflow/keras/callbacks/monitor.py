@@ -151,6 +151,13 @@ class EarlyStopping(_MonitorCallback):
         return value
 
 
+def _writes_files(model):
+    """Whether this process writes the model's files: under a ``tf.distribute`` strategy spanning several
+    processes only rank 0 does (the others would write the same bytes to the same paths at once)."""
+    comm = getattr(getattr(model, "__dict__", {}).get("_distribute_strategy"), "_comm", None)
+    return comm is None or comm.rank == 0
+
+
 class ModelCheckpoint(_MonitorCallback):
     """Save the model (``model.save``) or its weights (``model.save_weights``) every epoch or every N batches.
 
@@ -241,7 +248,7 @@ class ModelCheckpoint(_MonitorCallback):
     def _save_model(self, epoch, batch, logs):
         filepath = self._get_file_path(epoch, batch, logs)
         try:
-            if self._should_save_model(epoch, batch, logs, filepath):
+            if self._should_save_model(epoch, batch, logs, filepath) and _writes_files(self.model):
                 dirname = os.path.dirname(filepath)
                 if dirname and not os.path.exists(dirname):
                     os.makedirs(dirname)

@@ -183,7 +183,7 @@ class CompileLoss:
             value = tf.cast(e.loss(yt, yp, sample_weight=sw) if sw is not None else e.loss(yt, yp), "float32")
             if e.tracker is not None:
                 batch = _batch_size(yp) if self.static_batch is ACTUAL else self.static_batch
-                e.tracker.update_state(value, sample_weight=batch)
+                e.tracker.update_state(_losses.unscale_loss_for_distribution(value), sample_weight=batch)
             if e.weight is not None:
                 value = value * e.weight
             total = value if total is None else total + value

@@ -30,8 +30,10 @@ _RAN_OUT = ("Your input ran out of data; interrupting training. Make sure that y
 
 
 def is_dataset(x):
-    """Whether ``x`` is a ``tf.data.Dataset`` (told by its class, so that ``tapeflow.data`` is not imported)."""
-    return any(c.__name__ == "Dataset" and c.__module__.startswith("tapeflow.data") for c in type(x).__mro__)
+    """Whether ``x`` is a ``tf.data.Dataset`` (told by its class, so that ``tapeflow.data`` is not imported) or a
+    ``tf.distribute`` distributed dataset (whose elements are this replica's parts already)."""
+    return getattr(x, "_tapeflow_distributed_dataset", False) or any(
+        c.__name__ == "Dataset" and c.__module__.startswith("tapeflow.data") for c in type(x).__mro__)
 
 
 def _unsupported(name, what):
@@ -49,6 +51,7 @@ class Batches:
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False,
                  class_weight=None, inputs_only=False):
+        self.order_fn = np.random.permutation  # a shuffle's order (processes training together share rank 0's)
         self._steps = steps
         self._inputs_only = inputs_only
         if not is_dataset(x) and any(getattr(a, "_tapeflow_composite", False) and not hasattr(a, "__array__")
@@ -102,7 +105,7 @@ class Batches:
     # --- in-memory arrays --------------------------------------------------------------------------------
     def _array_epoch(self):
         n, size = self._n, self._batch_size
-        order = np.random.permutation(n) if self._shuffle else None
+        order = self.order_fn(n) if self._shuffle else None
         x, y, sw = self._arrays
         for step, start in enumerate(range(0, n, size)):
             if step >= self.num_batches:

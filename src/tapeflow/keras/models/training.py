@@ -9,6 +9,8 @@ generator, so the order of samples is not TensorFlow's (``shuffle=False`` gives 
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import warnings
 
 import numpy as np
@@ -20,6 +22,7 @@ from .. import optimizers as _optimizers
 from ..layers.base import traced_batch
 from ..metrics.base import MeanMetricWrapper
 from . import _compile, _data
+from ._distributed import Sharding, strategy_of
 from ._epochs import Batches, is_dataset
 
 __all__ = ["TrainingMixin"]
@@ -106,6 +109,28 @@ class TrainingMixin:
         self._loss_tracker = None
         self.stop_training = False
         self.history = None
+        # The strategy current when the model was made (Keras keeps it): its loops train across its replicas.
+        # ``tf.distribute`` is looked up, never loaded: without it no strategy can be current.
+        context = sys.modules.get("tapeflow.distribute._context")
+        self._distribute_strategy = None if context is None else context.current()[0]
+
+    @property
+    def distribute_strategy(self):
+        """The ``tf.distribute`` strategy the model was made under (the current one if none)."""
+        if self.__dict__.get("_distribute_strategy") is not None:
+            return self._distribute_strategy
+        import tapeflow.distribute as distribute
+
+        return distribute.get_strategy()
+
+    def _sharding(self):
+        """The loop's ``Sharding`` under a strategy with several replicas, else ``None``."""
+        strategy = strategy_of(self)
+        return None if strategy is None else Sharding(strategy)
+
+    @staticmethod
+    def _loop_scope(sharding):
+        return sharding.strategy.scope() if sharding is not None else contextlib.nullcontext()
 
     # --- compile -------------------------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
@@ -173,6 +198,13 @@ class TrainingMixin:
         """Run ``step_fn(data)`` as Keras runs a step: traced (a ``tf.function`` with ``reduce_retracing``) unless
         ``run_eagerly``. The traced batch size is unknown, so the per-output loss trackers (which weight by the
         static batch size) count each batch once."""
+        sharding = getattr(self, "_active_sharding", None)
+        if sharding is not None:  # each replica's step in its replica context (Keras: ``strategy.run``)
+            self._active_sharding = None
+            try:
+                return sharding.strategy.run(self._compiled_step, args=(step_fn, data))
+            finally:
+                self._active_sharding = sharding
         compile_loss = getattr(self, "_compile_loss", None)
         if getattr(self, "run_eagerly", False):
             return step_fn(data)
@@ -226,7 +258,7 @@ class TrainingMixin:
             if value is not None:
                 losses.append(value)
         for extra in self.losses:
-            losses.append(tf.cast(extra, "float32"))
+            losses.append(_losses.scale_loss_for_distribution(tf.cast(extra, "float32")))
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         return losses[0] if len(losses) == 1 else tf.add_n(losses)
@@ -264,7 +296,8 @@ class TrainingMixin:
             # The optimizer's loss scale (``loss_scale_factor``, or a LossScaleOptimizer's dynamic scale), which
             # it divides out of the gradients again.
             scaled = self.optimizer.scale_loss(loss) if self.optimizer is not None else loss
-        self._loss_tracker.update_state(loss, sample_weight=self._batch_size_of(x))
+        self._loss_tracker.update_state(_losses.unscale_loss_for_distribution(loss),
+                                        sample_weight=self._batch_size_of(x))
         variables = self.trainable_variables
         if variables:
             grads = tape.gradient(scaled, variables)
@@ -276,7 +309,8 @@ class TrainingMixin:
         x, y, sample_weight = _data.unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=self._batch_size_of(x))
+        self._loss_tracker.update_state(_losses.unscale_loss_for_distribution(loss),
+                                        sample_weight=self._batch_size_of(x))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
     def predict_step(self, data):
@@ -285,10 +319,12 @@ class TrainingMixin:
         return self(x, training=False)
 
     # --- loops ---------------------------------------------------------------------------------------------
-    def _callback_list(self, callbacks, verbose, epochs, steps):
+    def _callback_list(self, callbacks, verbose, epochs, steps, sharding=None):
         if isinstance(callbacks, _callbacks.CallbackList):
             callbacks.set_model(self)
             return callbacks
+        if sharding is not None and not sharding.chief:
+            verbose = 0  # the progress bar of rank 0 alone
         progbar = verbose != 0 and hasattr(_callbacks, "ProgbarLogger")
         return _callbacks.CallbackList(callbacks, add_history=True, add_progbar=progbar, model=self,
                                        verbose=verbose, epochs=epochs, steps=steps)
@@ -302,79 +338,98 @@ class TrainingMixin:
             ValueError: if the model is not compiled, or for an unusable ``validation_split``.
         """
         self._assert_compiled()
-        verbose = 1 if verbose == "auto" else verbose
-        # Keras's order: the validation split first (so class weights weigh the training part only), then the
-        # array adapter's checks and class weights.
-        if validation_split and validation_data is None:
-            if is_dataset(x):
-                raise ValueError("Argument `validation_split` is only supported for tensors or NumPy arrays.Found "
-                                 f"incompatible type in the input: {[type(x)]}")
-            (x, y, sample_weight), validation_data = _data.split((x, y, sample_weight), validation_split)
-        batches = Batches(x, y, sample_weight, batch_size or 32, steps_per_epoch, shuffle, class_weight)
-        if validation_data is not None:
-            vx, vy, vsw = (validation_data, None, None) if is_dataset(validation_data) else \
-                _data.unpack_x_y_sample_weight(tuple(validation_data))
-        cbs = self._callback_list(callbacks, verbose, epochs, batches.num_batches)
-        self.stop_training = False
-        cbs.on_train_begin()
-        logs = {}
-        trace = None if self.built else traced_batch(batches.static_batch)
-        for epoch in range(initial_epoch, epochs):
-            self.reset_metrics()
-            cbs.on_epoch_begin(epoch)
-            for step, data in batches.epoch():
-                cbs.on_train_batch_begin(step)
-                if trace is not None:
-                    with trace:
+        with self._distributed() as sharding:
+            verbose = 1 if verbose == "auto" else verbose
+            # Keras's order: the validation split first (so class weights weigh the training part only), then the
+            # array adapter's checks and class weights.
+            if validation_split and validation_data is None:
+                if is_dataset(x):
+                    raise ValueError("Argument `validation_split` is only supported for tensors or NumPy arrays.Found "
+                                     f"incompatible type in the input: {[type(x)]}")
+                (x, y, sample_weight), validation_data = _data.split((x, y, sample_weight), validation_split)
+            batches = Batches(x, y, sample_weight, batch_size or 32, steps_per_epoch, shuffle, class_weight)
+            if validation_data is not None:
+                vx, vy, vsw = (validation_data, None, None) if is_dataset(validation_data) else \
+                    _data.unpack_x_y_sample_weight(tuple(validation_data))
+            cbs = self._callback_list(callbacks, verbose, epochs, batches.num_batches, sharding)
+            self.stop_training = False
+            cbs.on_train_begin()
+            logs = {}
+            trace = None if self.built else traced_batch(_static(batches, sharding))
+            for epoch in range(initial_epoch, epochs):
+                self.reset_metrics()
+                cbs.on_epoch_begin(epoch)
+                for step, data in _epoch(batches, sharding):
+                    cbs.on_train_batch_begin(step)
+                    if trace is not None:
+                        with trace:
+                            logs = self._compiled_step(self.train_step, data)
+                        trace = None
+                    else:
                         logs = self._compiled_step(self.train_step, data)
-                    trace = None
-                else:
-                    logs = self._compiled_step(self.train_step, data)
-                cbs.on_train_batch_end(step, logs)
+                    cbs.on_train_batch_end(step, logs)
+                    if self.stop_training:
+                        break
+                if sharding is not None:
+                    logs = sharding.metric_logs(self, logs)
+                epoch_logs = {k: _python(logs[k]) for k in sorted(logs)}
+                if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                    val_logs = self.evaluate(vx, vy, sample_weight=vsw, batch_size=validation_batch_size or batch_size,
+                                             steps=validation_steps, verbose=0, return_dict=True,
+                                             _callbacks=cbs)
+                    epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+                cbs.on_epoch_end(epoch, epoch_logs)
                 if self.stop_training:
                     break
-            epoch_logs = {k: _python(logs[k]) for k in sorted(logs)}
-            if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self.evaluate(vx, vy, sample_weight=vsw, batch_size=validation_batch_size or batch_size,
-                                         steps=validation_steps, verbose=0, return_dict=True,
-                                         _callbacks=cbs)
-                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
-            cbs.on_epoch_end(epoch, epoch_logs)
-            if self.stop_training:
-                break
-        cbs.on_train_end(epoch_logs if epochs > initial_epoch else None)
-        return self.history
+            cbs.on_train_end(epoch_logs if epochs > initial_epoch else None)
+            return self.history
+
+    @contextlib.contextmanager
+    def _distributed(self):
+        """The loop's ``Sharding`` (``None`` unless the model's strategy has several replicas), with the strategy's
+        scope entered and the steps sent through ``strategy.run`` while it lasts."""
+        sharding = self._sharding()
+        previous = self.__dict__.get("_active_sharding")
+        with self._loop_scope(sharding):
+            self._active_sharding = sharding
+            try:
+                yield sharding
+            finally:
+                self._active_sharding = previous
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **kwargs):
         """The loss and metrics over ``x``/``y``: a float, a list ``[loss, metric...]`` or, with
         ``return_dict``, a dict."""
         self._assert_compiled()
-        verbose = 1 if verbose == "auto" else verbose
-        batches = Batches(x, y, sample_weight, batch_size or 32, steps)
-        cbs = kwargs.pop("_callbacks", None)
-        if kwargs:
-            raise ValueError(f"Arguments not recognized: {kwargs}")
-        if cbs is None:
-            cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches)
-        self.reset_metrics()
-        cbs.on_test_begin()
-        logs = {}
-        trace = None if self.built else traced_batch(batches.static_batch)
-        for step, data in batches.epoch():
-            cbs.on_test_batch_begin(step)
-            if trace is not None:
-                with trace:
+        with self._distributed() as sharding:
+            verbose = 1 if verbose == "auto" else verbose
+            batches = Batches(x, y, sample_weight, batch_size or 32, steps)
+            cbs = kwargs.pop("_callbacks", None)
+            if kwargs:
+                raise ValueError(f"Arguments not recognized: {kwargs}")
+            if cbs is None:
+                cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches, sharding)
+            self.reset_metrics()
+            cbs.on_test_begin()
+            logs = {}
+            trace = None if self.built else traced_batch(_static(batches, sharding))
+            for step, data in _epoch(batches, sharding):
+                cbs.on_test_batch_begin(step)
+                if trace is not None:
+                    with trace:
+                        logs = self._compiled_step(self.test_step, data)
+                    trace = None
+                else:
                     logs = self._compiled_step(self.test_step, data)
-                trace = None
-            else:
-                logs = self._compiled_step(self.test_step, data)
-            cbs.on_test_batch_end(step, logs)
-        logs = {k: _python(logs[k]) for k in sorted(logs)}
-        cbs.on_test_end(logs)
-        if return_dict:
-            return logs
-        return self._flatten_metrics_in_order(logs)
+                cbs.on_test_batch_end(step, logs)
+            if sharding is not None:
+                logs = sharding.metric_logs(self, logs)
+            logs = {k: _python(logs[k]) for k in sorted(logs)}
+            cbs.on_test_end(logs)
+            if return_dict:
+                return logs
+            return self._flatten_metrics_in_order(logs)
 
     def _flatten_metrics_in_order(self, logs):
         """Keras's list order: values named like ``metrics`` entries (for ``compile_metrics``, its metrics' own
@@ -387,19 +442,20 @@ class TrainingMixin:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on ``x``, computed in batches and concatenated (NumPy arrays, same nesting)."""
-        verbose = 1 if verbose == "auto" else verbose
-        batches = Batches(x, batch_size=batch_size or 32, steps=steps, inputs_only=True)
-        cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches)
-        cbs.on_predict_begin()
-        outputs = []
-        for step, data in batches.epoch():
-            cbs.on_predict_batch_begin(step)
-            out = self._compiled_step(self.predict_step, data)
-            outputs.append(_data.to_numpy(out))
-            cbs.on_predict_batch_end(step, {"outputs": out})
-        cbs.on_predict_end()
-        return _concat(outputs)
-
+        with self._distributed() as sharding:
+            verbose = 1 if verbose == "auto" else verbose
+            batches = Batches(x, batch_size=batch_size or 32, steps=steps, inputs_only=True)
+            cbs = self._callback_list(callbacks, verbose, 1, batches.num_batches, sharding)
+            cbs.on_predict_begin()
+            outputs = []
+            for step, data in _epoch(batches, sharding):
+                cbs.on_predict_batch_begin(step)
+                out = self._compiled_step(self.predict_step, data)
+                out = _data.to_numpy(out)
+                outputs.append(out if sharding is None else sharding.gather(out))
+                cbs.on_predict_batch_end(step, {"outputs": out})
+            cbs.on_predict_end()
+            return _concat(outputs)
 
     # --- single batches ----------------------------------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
@@ -442,6 +498,14 @@ class TrainingMixin:
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
+
+
+def _epoch(batches, sharding):
+    return batches.epoch() if sharding is None else sharding.epoch(batches)
+
+
+def _static(batches, sharding):
+    return batches.static_batch if sharding is None else sharding.per_replica(batches.static_batch)
 
 
 def _concat(batches):

@@ -15,6 +15,7 @@ learning_rate)``, and extend ``get_config``. The optional parts of a step live i
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 from ..._core import observers
@@ -49,6 +50,20 @@ def _one(dtype):
     if one is None:
         one = _ONES[dtype] = constant(1, dtype=dtype)
     return one
+
+
+def _all_reduce_sum(grads, variables):
+    """``grads`` summed over the replicas of the current ``tf.distribute`` strategy, in its replica context (as
+    Keras does on TensorFlow, after clipping and before the update); unchanged elsewhere. ``tf.distribute`` is
+    looked up, never loaded: without it no strategy can be current."""
+    context = sys.modules.get("tapeflow.distribute._context")
+    if context is None:
+        return grads
+    strategy, replica = context.current()
+    if replica is None or strategy.num_replicas_in_sync == 1:
+        return grads
+    names = [getattr(v, "path", None) or v.name for v in variables]
+    return strategy._allreduce(list(grads), False, names)
 
 
 class Optimizer(ClippingMixin, WeightDecayMixin, MovingAverageMixin, AccumulationMixin):
@@ -331,6 +346,7 @@ class Optimizer(ClippingMixin, WeightDecayMixin, MovingAverageMixin, Accumulatio
         """Clip, decay and take ``update_step`` for each variable (on the ``tf.Variable`` a Keras one holds)."""
         grads = self._clip_gradients(grads)
         self._apply_weight_decay(trainable_variables)
+        grads = _all_reduce_sum(grads, trainable_variables)
         self._backend_update_step(grads, trainable_variables, self.learning_rate)
 
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
