@@ -162,14 +162,18 @@ class _Graph:
         queue = [(prefix, root)]
         if _is_optimizer(root):
             self.optimizers[prefix] = root
+        object_path, shared = {id(root): prefix}, {}  # a second path to an object -> the path it is saved under
         while queue:
             path, obj = queue.pop(0)
             for name, child in _children(obj):
                 ident = id(_base(child))
+                child_path = f"{path}/{name}" if path else name
                 if ident in seen:
+                    if ident in object_path:
+                        shared[child_path] = object_path[ident]
                     continue
                 seen.add(ident)
-                child_path = f"{path}/{name}" if path else name
+                object_path[ident] = child_path
                 if _is_variable(child):
                     self._add(child_path + _VALUE, child)
                     self.path_of[ident] = child_path
@@ -190,6 +194,12 @@ class _Graph:
                 if id(_base(variable)) not in seen:
                     seen.add(id(_base(variable)))
                     self._add(f"{opt_path}/_variables/{i}{_VALUE}", variable)
+        # Each saved value also under the other paths that reach its variable (``mapped/two`` for ``listed/1``), so
+        # that an object graph restored through any of them finds it, as TF's object graph does.
+        for alias, primary in shared.items():
+            for key in self.values:
+                if key.startswith(primary + "/") and primary:
+                    self.meta[key].setdefault("aliases", []).append(alias + key[len(primary):])
 
     def _add(self, key, variable, **extra):
         self.values[key] = variable
@@ -282,6 +292,8 @@ class _Restoration:
         self.entries = entries
         self.values = values
         self.pending = set(entries)
+        # other path -> the key its value is saved under (objects reachable through several paths)
+        self.alias = {a: key for key, entry in entries.items() for a in entry.get("aliases", ())}
         # Weak: the restoration lives as long as what it watches, which must not keep the root alive.
         self._root = weakref.ref(root)
 
@@ -294,7 +306,13 @@ class _Restoration:
             slot = self.entries[key].get("slot")
             if key.startswith(prefix) or (slot and (slot["optimizer"] + "/").startswith(prefix)):
                 return True
+            if any(a.startswith(prefix) for a in self.entries[key].get("aliases", ())):
+                return True
         return False
+
+    def key_of(self, key):
+        """The key a value is saved under, for the key (path) of a variable found now."""
+        return key if key in self.entries else self.alias.get(key, key)
 
     def resolve(self, key):
         self.pending.discard(key)
@@ -303,7 +321,7 @@ class _Restoration:
     def attach(self, value, path):
         """Restore ``value``, attached at ``path`` after ``restore`` ran, and arm its containers."""
         if _is_variable(value):
-            key = path + _VALUE
+            key = self.key_of(path + _VALUE)
             if key in self.pending:
                 _check(value, self.values[key], key)
                 _assign(value, self.values[key])
@@ -326,11 +344,12 @@ class _Restoration:
         """Restore every pending value whose variable is reachable from ``root`` (found at ``prefix``): all
         checked before any is assigned; optimizer slots not created yet, and containers' later additions, wait."""
         graph = _Graph(root, prefix)
+        found = {self.key_of(k): v for k, v in graph.values.items()}  # (saved key -> variable, aliases resolved)
         now, later, whole = [], [], None
         for key in sorted(self.pending):
             entry = self.entries[key]
-            if key in graph.values:
-                now.append((graph.values[key], self.values[key], key))
+            if key in found:
+                now.append((found[key], self.values[key], key))
                 continue
             slot = entry.get("slot")
             if slot:
@@ -407,7 +426,8 @@ class CheckpointLoadStatus:
 
     def assert_existing_objects_matched(self):
         """Raise ``AssertionError`` if a variable that exists now has no value in the checkpoint."""
-        unmatched = [v for key, v in _Graph(self._root).values.items() if key not in self._entries]
+        unmatched = [v for key, v in _Graph(self._root).values.items()
+                     if self._restoration.key_of(key) not in self._entries]
         if unmatched:
             n = len(unmatched)
             shown = unmatched[:10]

@@ -212,3 +212,33 @@ def write_and_read_leave_the_save_counter_alone(tf):
     c.save(directory + "/s")
     listed.append(tf.train.list_variables(c.write(directory + "/w2")))
     return [listed, matched, fresh.v, restored.v]
+
+
+@case
+def objects_reached_by_two_paths_restore_through_either(tf):
+    # the checkpoint guide's example: `mapped['two']` is saved as `listed/1`, and restores from it
+    directory = tempfile.mkdtemp()
+    save = tf.train.Checkpoint()
+    save.listed = [tf.Variable(1.0)]
+    save.listed.append(tf.Variable(2.0))
+    save.mapped = {"one": save.listed[0]}
+    save.mapped["two"] = save.listed[1]
+    module = tf.Module()
+    module.v = tf.Variable(3.0)
+    save.model = module
+    save.alias = {"m": module}
+    path = save.save(directory + "/ckpt")
+    restore = tf.train.Checkpoint()
+    v2 = tf.Variable(0.0)
+    restore.mapped = {"two": v2}
+    status = restore.restore(path)
+    restore.listed = []
+    v1 = tf.Variable(0.0)
+    restore.listed.append(v1)
+    other = tf.train.Checkpoint(alias={"m": tf.Module()})
+    other.alias["m"].v = tf.Variable(0.0)
+    other_status = other.restore(path)
+    status.expect_partial()
+    other_status.expect_partial()  # (TF warns about the rest when the checkpoints go away)
+    return [tf.train.list_variables(path), v2, v1, catch(lambda: status.assert_existing_objects_matched() is status),
+            other.alias["m"].v, catch(lambda: other_status.assert_existing_objects_matched() is other_status)]
