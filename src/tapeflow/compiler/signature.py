@@ -165,6 +165,8 @@ def _is_leaf(key):
 def _shape_fits(shape, general):
     if general is None:
         return True
+    if shape is None:  # (a spec of unknown rank is served only by a trace of unknown rank)
+        return False
     if len(shape) != len(general):
         return False
     return all(g is None or g == d for d, g in zip(shape, general))

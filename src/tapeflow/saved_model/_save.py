@@ -24,7 +24,7 @@ import numpy as np
 
 from .._core import checkpoint as ckpt_mod
 from .._core import checkpoint_io as cio
-from .._core import errors
+from .._core import errors, nest
 from .._core.module import Module
 from .._core.tensor_spec import TensorSpec
 from ..compiler.tf_function import ConcreteFunction, Function
@@ -187,10 +187,17 @@ def _default_signature(root):
     signature (none when there are several)."""
     if _is_keras(root):
         return _keras_serving(root)
-    candidates = [fn for _, fn in _function_attributes(root) if fn.input_signature is not None]
+    candidates = [fn.get_concrete_function() for _, fn in _function_attributes(root) if fn.input_signature is not None]
+    # (as TF's: only functions whose outputs are all tensors can serve; ``mutate`` returning None cannot)
+    candidates = [c for c in candidates if _tensor_outputs(c)]
     if len(candidates) == 1:
-        return candidates[0].get_concrete_function()
+        return candidates[0]
     return None
+
+
+def _tensor_outputs(concrete):
+    flat = nest.flatten(concrete.structured_outputs)
+    return all(isinstance(s, TensorSpec) for s in flat)
 
 
 def _keras_serving(model):

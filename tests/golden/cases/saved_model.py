@@ -259,3 +259,36 @@ def saved_model_control_flow(tf):
                 [loaded.switch(tf.constant(k), tf.constant(3.0)) for k in (0, 1, 2, 7)], y,
                 tape.gradient(y, [x, loaded.v])]
     return _in_tmp(tf, run)
+
+
+@case
+def the_saved_model_guide_module(tf):
+    # TF's saved_model guide: no default signature from a function returning None; a concrete function of an
+    # unknown-rank spec serves every rank
+    directory = tempfile.mkdtemp()
+
+    class CustomModule(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(1.0)
+
+        @tf.function
+        def __call__(self, x):
+            return x * self.v
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+
+    module = CustomModule()
+    module(tf.constant(0.0))
+    tf.saved_model.save(module, directory + "/plain")
+    imported = tf.saved_model.load(directory + "/plain")
+    first = imported(tf.constant(3.0))
+    imported.mutate(tf.constant(2.0))
+    call = module.__call__.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    tf.saved_model.save(module, directory + "/signed", signatures=call)
+    signed = tf.saved_model.load(directory + "/signed")
+    return [first, imported(tf.constant(3.0)), len(imported.signatures), list(signed.signatures.keys()),
+            signed.signatures["serving_default"](x=tf.constant([[1.0, 2.0]])), call(tf.constant([1.0, 2.0])),
+            call(tf.constant([[1.0]]))]
