@@ -28,12 +28,14 @@ import numpy as np
 
 from . import checkpoint_io as cio
 from . import checkpoint_state, errors, tracking
+from . import dtypes as _dtypes
 from .module import Module
 from .variable import Variable, name_scope
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus"]
 
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
+_ITERATOR = "/.ATTRIBUTES/ITERATOR_STATE"
 _INDEX_KEY = re.compile(r"(.*)/_variables/(\d+)" + re.escape(_VALUE))
 # TensorFlow's DataType names, used in its restore errors.
 _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
@@ -65,7 +67,35 @@ def _is_layer(obj):
 
 def _is_trackable(obj):
     return (isinstance(obj, (Checkpoint, Module)) or _is_variable(obj) or _is_optimizer(obj)
-            or _is_layer(obj))
+            or _is_layer(obj) or _is_iterator(obj))
+
+
+def _is_iterator(obj):
+    """A ``tf.data`` iterator: saved as its position (``ITERATOR_STATE``)."""
+    return getattr(type(obj), "_tapeflow_iterator", False)
+
+
+class _IteratorState:
+    """A dataset iterator seen as the one value a checkpoint saves of it: the number of elements it has given (an
+    int64 vector of one), restored by skipping that many elements of a fresh iteration."""
+
+    dtype = _dtypes.int64
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+        self.name = "iterator"
+
+    @property
+    def shape(self):
+        from .shape import TensorShape  # noqa: PLC0415
+
+        return TensorShape([1])
+
+    def _snapshot(self):
+        return np.array([self.iterator._position], np.int64)
+
+    def assign(self, value):
+        self.iterator._restore_position(int(np.asarray(value).reshape(-1)[0]))
 
 
 def _holds_trackable(value):
@@ -174,7 +204,9 @@ class _Graph:
                     continue
                 seen.add(ident)
                 object_path[ident] = child_path
-                if _is_variable(child):
+                if _is_iterator(child):
+                    self._add(child_path + _ITERATOR, _IteratorState(child))
+                elif _is_variable(child):
                     self._add(child_path + _VALUE, child)
                     self.path_of[ident] = child_path
                     self.var_at[child_path] = child
@@ -203,7 +235,7 @@ class _Graph:
 
     def _add(self, key, variable, **extra):
         self.values[key] = variable
-        self.meta[key] = {"full_name": _base(variable).name.rsplit(":", 1)[0], **extra}
+        self.meta[key] = {"full_name": str(_base(variable).name).rsplit(":", 1)[0], **extra}
 
 
 # --- validation and assignment -------------------------------------------------------------------------------

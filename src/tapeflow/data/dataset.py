@@ -184,13 +184,19 @@ class Dataset:
         return element
 
 
+_END = object()
+
+
 class OwnedIterator:
     """An iterator over a dataset (``iter(dataset)``): ``next()`` ends with ``StopIteration``, ``get_next()``
     with ``tf.errors.OutOfRangeError`` as TF's."""
 
+    _tapeflow_iterator = True  # (``tf.train.Checkpoint`` saves its position)
+
     def __init__(self, dataset):
         self._dataset = dataset
         self._it = dataset._elements()
+        self._position = 0  # elements given so far: what a checkpoint saves
 
     @property
     def element_spec(self):
@@ -200,22 +206,38 @@ class OwnedIterator:
         return self
 
     def __next__(self):
-        return _next(self._it, self.element_spec)
+        element = _next(self._it, self.element_spec)
+        self._position += 1
+        return element
 
     def get_next(self):
         """The next element, or ``tf.errors.OutOfRangeError`` at the end."""
         try:
-            return _next(self._it, self.element_spec)
+            element = _next(self._it, self.element_spec)
         except StopIteration:
             raise _op_error(errors.OutOfRangeError, "IteratorGetNext", "End of sequence",
                             self.element_spec) from None
+        self._position += 1
+        return element
 
     def get_next_as_optional(self):
         """The next element as a ``tf.experimental.Optional``, empty at the end."""
         try:
-            return Optional(_next(self._it, self.element_spec), self.element_spec)
+            element = _next(self._it, self.element_spec)
         except StopIteration:
             return Optional(None, self.element_spec, has_value=False)
+        self._position += 1
+        return Optional(element, self.element_spec)
+
+    def _restore_position(self, position):
+        """Continue after the first ``position`` elements (a checkpoint's restore): the dataset is iterated again
+        from its start and that many elements are skipped, which gives TF's elements for pipelines whose order
+        does not depend on fresh randomness (a ``shuffle`` without a seed draws another order)."""
+        self._it = self._dataset._elements()
+        for _ in range(position):
+            if next(self._it, _END) is _END:
+                break
+        self._position = position
 
 
 class Optional:
