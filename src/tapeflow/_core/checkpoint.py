@@ -228,9 +228,22 @@ class _Graph:
                     self._add(f"{opt_path}/_variables/{i}{_VALUE}", variable)
         # Each saved value also under the other paths that reach its variable (``mapped/two`` for ``listed/1``), so
         # that an object graph restored through any of them finds it, as TF's object graph does.
+        under = None  # saved keys by the path of each object above them (built only for a shared container)
         for alias, primary in shared.items():
-            for key in self.values:
-                if key.startswith(primary + "/") and primary:
+            if not primary:
+                continue
+            for suffix in (_VALUE, _ITERATOR):  # a shared variable (or iterator): its own key
+                if primary + suffix in self.meta:
+                    self.meta[primary + suffix].setdefault("aliases", []).append(alias + suffix)
+                    break
+            else:  # a shared container: every key under it
+                if under is None:
+                    under = {}
+                    for key in self.values:
+                        parts = key.split("/")
+                        for i in range(1, len(parts)):
+                            under.setdefault("/".join(parts[:i]), []).append(key)
+                for key in under.get(primary, ()):
                     self.meta[key].setdefault("aliases", []).append(alias + key[len(primary):])
 
     def _add(self, key, variable, **extra):
