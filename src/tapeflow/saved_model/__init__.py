@@ -8,10 +8,16 @@ checkpoint at ``variables/variables`` (so ``tf.train.Checkpoint(obj).restore(exp
 restores them into live objects). SavedModels written by TensorFlow (``saved_model.pb``) are not read.
 """
 
+import types as _types
+
 from ._load import contains_saved_model, load
 from ._save import save
+from .options import LoadOptions, SaveOptions, VariablePolicy
 
-__all__ = ["save", "load", "contains_saved_model", "SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
+__all__ = ["save", "load", "contains_saved_model", "SaveOptions", "LoadOptions", "experimental", "SERVING",
+           "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
+
+experimental = _types.SimpleNamespace(VariablePolicy=VariablePolicy)
 
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"

@@ -292,3 +292,22 @@ def the_saved_model_guide_module(tf):
     return [first, imported(tf.constant(3.0)), len(imported.signatures), list(signed.signatures.keys()),
             signed.signatures["serving_default"](x=tf.constant([[1.0, 2.0]])), call(tf.constant([1.0, 2.0])),
             call(tf.constant([[1.0]]))]
+
+
+@case
+def save_and_load_options(tf):
+    directory = tempfile.mkdtemp()
+    module = tf.Module()
+    module.v = tf.Variable(2.0)
+    module.f = tf.function(lambda x: x * module.v, input_signature=[tf.TensorSpec([], tf.float32)])
+    save = tf.saved_model.SaveOptions(experimental_custom_gradients=True)
+    tf.saved_model.save(module, directory + "/m", options=save)
+    loaded = tf.saved_model.load(directory + "/m", options=tf.saved_model.LoadOptions())
+    policy = tf.saved_model.experimental.VariablePolicy
+    return [loaded.f(tf.constant(3.0)), save.experimental_custom_gradients, save.namespace_whitelist,
+            save.function_aliases, save.save_debug_info, str(save.experimental_variable_policy),
+            str(tf.saved_model.SaveOptions(experimental_variable_policy="save_variable_devices")
+                .experimental_variable_policy),
+            catch(tf.saved_model.SaveOptions, experimental_variable_policy="bad"), [p.value for p in policy],
+            tf.saved_model.LoadOptions().allow_partial_checkpoint, str(tf.saved_model.LoadOptions()
+                                                                     .experimental_variable_policy)]
