@@ -1,10 +1,10 @@
 """``tf.keras.utils`` (Keras 3.15): seeding, one-hot encoding, normalisation, the progress bar, ``pad_sequences``,
-the custom-object registry and the ``(x, y, sample_weight)`` packing helpers. All NumPy or tapeflow ops: nothing
-here needs tf.data, a download, PIL or pydot.
+the custom-object registry, the ``(x, y, sample_weight)`` packing helpers and ``get_file`` (downloads with the
+standard library). Nothing here needs tf.data, PIL or pydot.
 
 The utilities live in modules by kind: ``numerical`` (``to_categorical``, ``normalize``), ``random_seed``,
-``progbar``, ``sequences``, ``custom_objects`` and ``packing``; ``clear_session`` and ``standardize_dtype`` are
-Keras's global state and variable dtypes, re-exported.
+``progbar``, ``sequences``, ``custom_objects``, ``packing`` and ``file_utils``; ``clear_session`` and
+``standardize_dtype`` are Keras's global state and variable dtypes, re-exported.
 """
 
 from .._state import clear_session
@@ -17,13 +17,14 @@ from .custom_objects import (
     get_registered_object,
     register_keras_serializable,
 )
+from .file_utils import get_file
 from .numerical import normalize, to_categorical
 from .packing import pack_x_y_sample_weight, unpack_x_y_sample_weight
 from .progbar import Progbar
 from .random_seed import set_random_seed
 from .sequences import pad_sequences
 
-__all__ = ["set_random_seed", "to_categorical", "normalize", "Progbar"]
+__all__ = ["set_random_seed", "to_categorical", "normalize", "Progbar", "get_file"]
 __all__ += ["pad_sequences", "register_keras_serializable", "get_registered_name", "get_registered_object",
             "get_custom_objects", "custom_object_scope", "CustomObjectScope", "pack_x_y_sample_weight",
             "unpack_x_y_sample_weight", "clear_session", "standardize_dtype"]
