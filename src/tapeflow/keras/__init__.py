@@ -4,6 +4,7 @@ from . import (
            activations,
            backend,
            callbacks,
+           datasets,
            dtype_policies,
            initializers,
            layers,
@@ -24,6 +25,6 @@ from .variables import Variable
 __all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses", "metrics", "optimizers",
            "regularizers", "Variable"]
 __all__ += ["models", "Model", "Sequential", "Input"]
-__all__ += ["utils", "saving"]
+__all__ += ["utils", "saving", "datasets"]
 __all__ += ["random"]
 __all__ += ["mixed_precision", "dtype_policies", "DTypePolicy"]

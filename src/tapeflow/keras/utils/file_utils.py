@@ -7,15 +7,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import tarfile
 import tempfile
-import urllib.error
-import urllib.parse
-import urllib.request
 import warnings
-import zipfile
 
 from .progbar import Progbar
+
+# ``urllib.request``, ``tarfile`` and ``zipfile`` are imported on first use: they cost more to import than the rest
+# of ``tf.keras.utils`` (``urllib.request`` loads ``http.client`` and ``email``).
 
 __all__ = ["get_file", "hash_file", "validate_file", "extract_archive"]
 
@@ -48,6 +46,9 @@ def validate_file(fpath, file_hash, algorithm="auto", chunk_size=65535):
 def extract_archive(file_path, path=".", archive_format="auto"):
     """Extract a tar (plain, gzip or bzip2) or zip archive into ``path``; ``False`` when it is none of
     ``archive_format`` (``"auto"``: tar then zip). A failed extraction leaves nothing at ``path``."""
+    import tarfile  # noqa: PLC0415 - (see the imports above)
+    import zipfile  # noqa: PLC0415
+
     if archive_format is None:
         return False
     formats = ["tar", "zip"] if archive_format == "auto" else [archive_format] if isinstance(
@@ -64,7 +65,7 @@ def extract_archive(file_path, path=".", archive_format="auto"):
                     archive.extractall(path, filter="data")  # (refuses members that would land outside ``path``)
                 else:
                     _extract_zip(archive, path)
-            except (tarfile.TarError, RuntimeError, KeyboardInterrupt, OSError, ValueError):
+            except (tarfile.TarError, zipfile.BadZipFile, RuntimeError, KeyboardInterrupt, OSError, ValueError):
                 if os.path.isdir(path):
                     shutil.rmtree(path)
                 elif os.path.exists(path):
@@ -108,6 +109,10 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
     already with the right ``file_hash`` (``tf.keras.utils.get_file``). With ``extract``, the archive is unpacked
     and the directory returned. A failed download leaves no partial file and raises Keras's
     ``Exception("URL fetch failure on <origin>: <code> -- <reason>")``."""
+    import urllib.error  # noqa: PLC0415 - (see the imports above)
+    import urllib.parse  # noqa: PLC0415
+    import urllib.request  # noqa: PLC0415
+
     if origin is None:
         raise ValueError('Please specify the "origin" argument (URL of the file to download).')
     if md5_hash is not None and file_hash is None:
