@@ -598,48 +598,6 @@ class _CudnnRNN(_RNN):
                              f"False}}. Received: use_cudnn={use_cudnn}")
         self.use_cudnn = use_cudnn
 
-    def _loops_in_graph(self, sequences, training):
-        """Whether the time loop is a ``tf.while_loop``: in a trace that does not fix the sequence length (an
-        ``input_signature`` with ``None`` steps), for inference. Unrolled, such a trace would be tied to the length
-        it saw (one trace per length, and no ONNX export over any length); training keeps the unrolled loop."""
-        from ...compiler.control_flow import tracing  # noqa: PLC0415
-
-        return (tracing() and sequences.shape.rank == 3 and sequences.shape[1] is None and not training
-                and not self.unroll and not self.stateful)
-
-    def _graph_loop(self, sequences, states, mask):
-        """``(output, final states)`` of the time loop as one ``tf.while_loop`` over the steps (the same cell calls
-        and masking as :meth:`_loop`), the sequence output grown one step at a time."""
-        tf = _tf()
-        steps = tf.shape(sequences)[1]
-        batch = tf.shape(sequences)[0]
-        n = len(states)
-        width = self.cell.output_size
-        dtype = states[0].dtype
-        cell_kwargs = {"training": False} if self.cell._call_has_training_arg else {}
-
-        def step(t, *carried):
-            old = list(carried[:n])
-            prev = carried[n]
-            at = steps - 1 - t if self.go_backwards else t
-            out, new = self.cell(tf.gather(sequences, at, axis=1), old, **cell_kwargs)
-            new = list(new) if isinstance(new, (list, tuple)) else [new]
-            if mask is not None:
-                keep = tf.expand_dims(tf.gather(mask, at, axis=1), -1)
-                out = tf.where(keep, out, tf.zeros_like(out) if self.zero_output_for_mask else prev)
-                new = [tf.where(keep, a, b) for a, b in zip(new, old)]
-            grown = [tf.concat([carried[n + 1], tf.expand_dims(out, 1)], axis=1)] if self.return_sequences else []
-            return [t + 1, *new, out, *grown]
-
-        start = [tf.constant(0), *states, tf.zeros(tf.stack([batch, width]), dtype)]
-        invariants = [tf.TensorShape([]), *[s.shape for s in states], tf.TensorShape([None, width])]
-        if self.return_sequences:
-            start.append(tf.zeros(tf.stack([batch, 0, width]), dtype))
-            invariants.append(tf.TensorShape([None, None, width]))
-        result = tf.while_loop(lambda t, *_: t < steps, step, start, shape_invariants=invariants)
-        final = list(result[1:n + 1])
-        return (result[n + 2] if self.return_sequences else result[n + 1]), final
-
     def call(self, sequences, initial_state=None, mask=None, training=False):
         if self.use_cudnn is True:
             raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "

@@ -12,7 +12,7 @@ from ....ops.sparse_ops import SparseTensor
 from ..base import Layer
 
 __all__ = ["TrackedList", "track", "validate_string_arg", "ensure_tensor", "listify", "is_dataset",
-           "is_batch_iterable", "PreprocessingLayer", "tf"]
+           "is_batch_iterable", "feed_batches", "PreprocessingLayer", "tf"]
 
 
 def tf():
@@ -80,6 +80,27 @@ def is_batch_iterable(data):
     """Whether ``adapt`` reads ``data`` batch by batch: an iterable that is not a list, tuple, array or tensor."""
     return hasattr(data, "__iter__") and not (isinstance(data, (list, tuple, np.ndarray, str, bytes, RaggedTensor))
                                               or is_tensor(data))
+
+
+def feed_batches(layer, data, steps, dtype):
+    """Hand ``data`` to ``layer.update_state`` batch by batch, as the lookup layers' ``adapt`` reads it: a
+    ``tf.data.Dataset`` (each element a batch; at most ``steps`` of them), an iterable of batches, or one batch (a
+    list, array or tensor of ``dtype``; a vector is a column of one-token documents)."""
+    if is_dataset(data):
+        if steps is not None:
+            data = data.take(steps)
+        for batch in data:
+            layer.update_state(batch)
+    elif is_batch_iterable(data):
+        for i, batch in enumerate(data):
+            if steps is not None and i >= steps:
+                break
+            layer.update_state(batch)
+    else:
+        data = ensure_tensor(data, dtype=dtype)
+        if data.shape.rank == 1:
+            data = tf().expand_dims(data, -1)
+        layer.update_state(data)
 
 
 class PreprocessingLayer(Layer):

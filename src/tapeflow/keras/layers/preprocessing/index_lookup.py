@@ -24,7 +24,14 @@ from ...._core import errors
 from ...._core.tensor import Tensor
 from ....ops.ragged_tensor import RaggedTensor
 from ....ops.sparse_ops import SparseTensor
-from ._common import PreprocessingLayer, ensure_tensor, is_batch_iterable, is_dataset, listify, tf, validate_string_arg
+from ._common import (
+    PreprocessingLayer,
+    ensure_tensor,
+    feed_batches,
+    listify,
+    tf,
+    validate_string_arg,
+)
 from .encoding import encode_categorical
 
 __all__ = ["IndexLookup"]
@@ -343,21 +350,7 @@ class IndexLookup(PreprocessingLayer):
         ``tf.data.Dataset`` (each element a batch; at most ``steps`` of them), an iterable of batches, or one
         batch (a list, array or tensor; a vector is a column of one-token documents)."""
         self.reset_state()
-        if is_dataset(data):
-            if steps is not None:
-                data = data.take(steps)
-            for batch in data:
-                self.update_state(batch)
-        elif is_batch_iterable(data):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
-        else:
-            data = ensure_tensor(data, dtype=self.vocabulary_dtype)
-            if data.shape.rank == 1:
-                data = tf().expand_dims(data, -1)
-            self.update_state(data)
+        feed_batches(self, data, steps, self.vocabulary_dtype)
         self.finalize_state()
 
     def reset_state(self):

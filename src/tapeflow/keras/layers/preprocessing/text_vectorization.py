@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from ...._core import dtypes as _dtypes
 from ....ops.ragged_tensor import RaggedTensor
-from ._common import PreprocessingLayer, ensure_tensor, is_batch_iterable, is_dataset, listify, tf, validate_string_arg
+from ._common import (
+    PreprocessingLayer,
+    ensure_tensor,
+    feed_batches,
+    listify,
+    tf,
+    validate_string_arg,
+)
 from .lookups import StringLookup
 
 __all__ = ["TextVectorization"]
@@ -121,21 +128,7 @@ class TextVectorization(PreprocessingLayer):
         of them; an iterable of batches; or strings as a list, array or tensor), most frequent first, ties broken
         by the larger token first; ``"tf_idf"`` also learns the document frequencies."""
         self.reset_state()
-        if is_dataset(data):
-            if steps is not None:
-                data = data.take(steps)
-            for batch in data:
-                self.update_state(batch)
-        elif is_batch_iterable(data):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
-        else:
-            data = ensure_tensor(data, dtype="string")
-            if data.shape.rank == 1:
-                data = tf().expand_dims(data, -1)
-            self.update_state(data)
+        feed_batches(self, data, steps, "string")
         self.finalize_state()
 
     def update_state(self, data):
