@@ -12,19 +12,19 @@ from .._core import dtypes as _dtypes
 from .._core import errors
 from .._core.dispatch import execute
 from .._core.exports import export
-from .._core.opdefs import OPDEFS
 from .._core.registry import ALL, defop
 from ._convert import to_tensor
+from ._strings import attr_min_error
 from .array_ops import cast, reshape, size, zeros_like
 from .array_ops import range as _range
 from .array_ops import shape as _shape
+from .manip_ops import kernel_error
 
 __all__ = ["dynamic_partition", "dynamic_stitch", "DYNAMIC_PARTITION", "DYNAMIC_STITCH"]
 
 
-def _op_error(node, message, op=None):
-    text = f"{{{{function_node __wrapped__{node}_device_{errors.CPU_DEVICE}}}}} {message} [Op:{op or node}]"
-    return errors.InvalidArgumentError(None, None, text)
+def _op_error(node, message, op):
+    return kernel_error(op, message, None, node)  # (TF's function node names the op with its attributes)
 
 
 @defop("DynamicPartition", dtypes=ALL, same_dtype=False, multi_output=True)
@@ -78,10 +78,8 @@ def _stitch_grad(g, y, *args, n):
 
 
 def _attr_min_error(op, attr, value):
-    sig = OPDEFS[op][1]
-    return errors.InvalidArgumentError(
-        None, None, f"Value for attr '{attr}' of {value} must be at least minimum 1\n\t; NodeDef: {{{{node {op}}}}}; "
-                    f"{sig} [Op:{op}]")
+    # (TF raises it before its fast path: no `` name: `` suffix)
+    return errors.without_name(attr_min_error(op, attr, value, 1))
 
 
 @export("dynamic_partition")
